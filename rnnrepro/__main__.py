@@ -1,0 +1,7 @@
+"""``python -m rnnrepro``: see :mod:`rnnrepro.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,24 @@
+"""Front-matter chapter: recurrent networks as dynamical systems (shared notation and tools)."""
+
+from ..profiles import Chapter, Param
+
+CHAPTER = Chapter(
+    key="dynamics",
+    title="Recurrent networks as dynamical systems",
+    paper="(front matter: the notation and tools the five papers share)",
+    notebook="book/chapters/dynamics.md",
+    params=(
+        Param("seed", int, fast=0, full=0, low=0, help="master seed"),
+        Param("n_hidden", int, fast=16, full=64, low=2, high=1024, help="units of the tanh RNNs"),
+        Param("n_init", int, fast=200, full=2000, low=2, help="initial states per network"),
+        Param("n_steps", int, fast=80, full=200, low=10, help="time steps of the forgetting runs"),
+        Param("contraction", float, fast=0.8, full=0.8, low=0.05, high=0.99,
+              help="spectral norm of the contractive recurrent matrix"),
+        Param("expansion", float, fast=3.0, full=3.0, low=1.5, high=10.0,
+              help="gain of the expansive recurrent matrix"),
+        Param("lyap_steps", int, fast=2000, full=20000, low=100, help="steps of the Lyapunov estimators"),
+        Param("lyap_traj", int, fast=64, full=256, low=1, help="trajectories averaged by the estimators"),
+        Param("n_gains", int, fast=13, full=41, low=3, help="gains on the tanh-RNN Lyapunov sweep"),
+        Param("lstm_sets", int, fast=8, full=64, low=1, help="parameter sets in the LSTM check"),
+    ),
+)

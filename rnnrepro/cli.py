@@ -1,0 +1,126 @@
+"""Command line: ``python -m rnnrepro list`` and ``python -m rnnrepro run CHAPTER``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from .chapters import all_chapters, get_chapter
+from .errors import ConfigError, RnnreproError
+from .paths import OUT_ENV, REPO
+from .profiles import PROFILES, check_profile
+
+DEFAULT_OUT = REPO / "_build" / "runs"
+
+
+def parse_overrides(chapter, pairs) -> dict:
+    """``[[name, text], ...]`` from ``-p NAME VALUE`` → checked values by name."""
+    overrides = {}
+    for name, text in pairs or []:
+        overrides[name] = chapter.param(name).parse(text)
+    return overrides
+
+
+def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, out: Path = DEFAULT_OUT,
+                progress: bool | None = None) -> dict:
+    """Execute a chapter notebook with papermill; return its ledger (the parsed JSON).
+
+    Writes ``<out>/<key>.ipynb``, ``<out>/<key>.ledger.json`` and ``<out>/<key>.figures/``.
+    Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included).
+    """
+    import jupytext
+    import papermill
+
+    chapter = get_chapter(key)
+    check_profile(profile)
+    chapter.resolve(profile, overrides)  # fail before starting a kernel
+    out = Path(out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    ledger_path = out / f"{key}.ledger.json"
+    ledger_path.unlink(missing_ok=True)
+    source = REPO / chapter.notebook
+    previous = os.environ.get(OUT_ENV)
+    os.environ[OUT_ENV] = str(out)
+    try:
+        papermill.execute_notebook(
+            jupytext.read(source), str(out / f"{key}.ipynb"),
+            parameters={"profile": profile, "overrides": dict(overrides or {})},
+            cwd=str(source.parent), kernel_name="python3", log_output=False,
+            progress_bar=sys.stderr.isatty() if progress is None else progress)
+    finally:
+        if previous is None:
+            os.environ.pop(OUT_ENV, None)
+        else:
+            os.environ[OUT_ENV] = previous
+    if not ledger_path.is_file():
+        raise RnnreproError(f"{key} ran but wrote no ledger: its last cell must call ledger.finish()")
+    return json.loads(ledger_path.read_text())
+
+
+def ledger_status(path: Path) -> str:
+    """One-word status of a ledger file: counts per status, or 'not run'."""
+    if not path.is_file():
+        return "not run"
+    ledger = json.loads(path.read_text())
+    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n)
+    return f"{ledger['profile']}: {counts} ({ledger['created_utc']})"
+
+
+def _cmd_list(args) -> int:
+    for chapter in all_chapters().values():
+        status = ledger_status(Path(args.out) / f"{chapter.key}.ledger.json")
+        print(f"{chapter.key:10s} {chapter.title}\n{'':10s} profiles: {', '.join(PROFILES)}; "
+              f"{len(chapter.params)} parameters; last run: {status}")
+    return 0
+
+
+def _cmd_run(args) -> int:
+    import papermill
+
+    chapter = get_chapter(args.chapter)
+    check_profile(args.profile)
+    overrides = parse_overrides(chapter, args.param)
+    print(f"running {chapter.key} ({chapter.notebook}) with profile {args.profile}"
+          + (f" and {overrides}" if overrides else "") + f" → {args.out}", flush=True)
+    t0 = time.perf_counter()
+    try:
+        ledger = run_chapter(chapter.key, args.profile, overrides, Path(args.out))
+    except papermill.PapermillExecutionError as exc:
+        print(f"FAILED {chapter.key} after {time.perf_counter() - t0:.0f} s: {exc.ename}: "
+              f"{exc.evalue.splitlines()[0] if exc.evalue else ''}", file=sys.stderr)
+        return 1
+    wall = time.perf_counter() - t0
+    for claim in ledger["claims"]:
+        print(f"  {claim['status']:15s} {claim['id']}")
+    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n)
+    print(f"{chapter.key}: {len(ledger['claims'])} claims ({counts}); every criterion held; {wall:.1f} s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m rnnrepro", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run}")
+    p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
+    p_list.add_argument("--out", default=str(DEFAULT_OUT), help="folder of the runs (default: _build/runs)")
+    p_list.set_defaults(func=_cmd_list)
+    p_run = sub.add_parser("run", help="execute a chapter with papermill and check its claims")
+    p_run.add_argument("chapter", help="chapter key (see `list`)")
+    p_run.add_argument("--profile", default="fast", help=f"one of {', '.join(PROFILES)} (default: fast)")
+    p_run.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                       help="override one parameter (repeatable)")
+    p_run.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default: _build/runs)")
+    p_run.set_defaults(func=_cmd_run)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ConfigError, RnnreproError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,46 @@
+"""How fast trajectories forget where they started: spread, pairwise decay and its rate."""
+
+from __future__ import annotations
+
+import torch
+
+Tensor = torch.Tensor
+
+
+def spread(states: Tensor) -> Tensor:
+    """Largest distance of the trajectories at one time from their mean: (P, B, H) -> (P,)."""
+    centre = states.mean(dim=1, keepdim=True)
+    return torch.linalg.vector_norm(states - centre, dim=-1).amax(dim=1)
+
+
+def pairwise_distances(traj: Tensor) -> Tensor:
+    """Distance between trajectory b and trajectory b+1 at every time.
+
+    traj (T+1, P, B, H) with B ≥ 2 -> (T+1, P, B-1).
+    """
+    if traj.dim() != 4 or traj.shape[2] < 2:
+        raise ValueError(f"traj must have shape (T+1, P, B>=2, H), got {tuple(traj.shape)}")
+    return torch.linalg.vector_norm(traj[:, :, 1:] - traj[:, :, :-1], dim=-1)
+
+
+def worst_rate(distances: Tensor, floor: float = 1e-250) -> Tensor:
+    """Largest per-step factor ``(d_t / d_0)^(1/t)`` over times t ≥ 1 and pairs: (T+1, P, M) -> (P,).
+
+    A contraction with constant L keeps this at most L. Distances below ``floor`` (the trajectories
+    have merged to round-off) are left out.
+    """
+    d0 = distances[0]
+    t = torch.arange(1, distances.shape[0], dtype=distances.dtype).view(-1, 1, 1)
+    ratio = distances[1:] / d0
+    rates = torch.where(distances[1:] > floor, ratio ** (1.0 / t), torch.zeros_like(ratio))
+    return rates.amax(dim=(0, 2))
+
+
+def envelope_violation(distances: Tensor, L: Tensor | float) -> Tensor:
+    """Largest ``d_t / (L^t d_0)`` over t and pairs (≤ 1 when the bound d_t ≤ L^t d_0 holds).
+
+    distances (T+1, P, M); L a float or (P,). Returns (P,).
+    """
+    L = torch.as_tensor(L, dtype=distances.dtype).reshape(-1, 1)
+    t = torch.arange(distances.shape[0], dtype=distances.dtype).view(-1, 1, 1)
+    return (distances / (L.unsqueeze(0) ** t * distances[0])).amax(dim=(0, 2))

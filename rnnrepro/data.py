@@ -1,0 +1,60 @@
+"""Data files, read from the data root and verified against their sha256.
+
+The data root is ``$RNNREPRO_DATA``, by default the ``shared/data`` folder beside the checkout.
+Nothing is ever downloaded: a missing root or file, or a file whose hash differs, raises
+:class:`~rnnrepro.errors.DataError` with a message that names the fix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from .errors import DataError
+from .paths import REPO
+
+DATA_ENV = "RNNREPRO_DATA"
+
+#: sha256 of every data file the book reads, by path relative to the data root.
+KNOWN_SHA256 = {
+    "wikitext-2/valid.txt": "f0737ed31fc1329026e95cb8b98e19c2a182c39c240ab909dc31abf2f8af58e8",
+    "wikitext-2/test.txt": "d790b833ef8cf03a90db7bf1271b7520b83c45ce07ba3c1a9699df81e239eca0",
+}
+
+
+def data_root() -> Path:
+    """The data root folder; raises DataError if it does not exist."""
+    root = Path(os.environ.get(DATA_ENV) or REPO.parent / "shared" / "data")
+    if not root.is_dir():
+        raise DataError(f"data root {root} does not exist: set {DATA_ENV} to the folder that holds "
+                        f"wikitext-2/ (see README, 'Data')")
+    return root
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def data_file(relpath: str, sha256: str | None = None) -> Path:
+    """Path of ``relpath`` under the data root after checking its sha256.
+
+    ``sha256`` defaults to the entry in :data:`KNOWN_SHA256`; a file with no known hash is refused.
+    """
+    expected = sha256 or KNOWN_SHA256.get(relpath)
+    if expected is None:
+        raise DataError(f"no sha256 is known for {relpath!r}: add it to rnnrepro.data.KNOWN_SHA256")
+    path = data_root() / relpath
+    if not path.is_file():
+        raise DataError(f"data file {path} is missing: put the file there or point {DATA_ENV} at a "
+                        f"folder that holds {relpath}")
+    actual = sha256_file(path)
+    if actual != expected:
+        raise DataError(f"data file {path} is corrupted or a different version (sha256 {actual[:12]}…, "
+                        f"expected {expected[:12]}…): replace it with the original file")
+    return path

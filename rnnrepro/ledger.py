@@ -1,0 +1,275 @@
+"""The claims ledger: every numerically checkable statement of a chapter, checked and recorded.
+
+A claim pairs a statement of the paper with our measured value and a criterion. A failing criterion
+raises :class:`ClaimFailed`; a negative control that *passes* the criterion raises
+:class:`ControlPassed` (the check could not have failed). Each measured value is glued under the
+claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json`` and shows the
+claims table. See CONTRIBUTING.md for the notebook-side contract.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import platform
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .data import sha256_file
+from .paths import REPO, output_dir
+from .plotting import unlabelled_axes
+from .profiles import Chapter, as_dict
+
+STATUSES = ("reproduced", "partial", "not reproduced", "erratum")
+SCHEMA_VERSION = 1
+_ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
+_PACKAGES = ("rnnrepro", "torch", "numpy", "scipy", "matplotlib", "jupyter-book", "myst-nb", "papermill")
+
+
+class ClaimFailed(AssertionError):
+    """A claim's measured value does not meet its criterion: the replication is broken."""
+
+
+class ControlPassed(AssertionError):
+    """A claim's negative control meets the criterion, so the criterion could not fail."""
+
+
+@dataclass
+class Claim:
+    """One ledger row (see :meth:`Ledger.claim` for the fields)."""
+
+    id: str
+    statement: str
+    ref: str
+    paper: Any
+    measured: Any
+    criterion: str
+    status: str
+    holds: bool
+    control: Any = None
+    control_note: str = ""
+    control_holds: bool | None = None
+    fmt: str = ".4g"
+    section: str = ""
+
+    def shown(self, value: Any) -> str:
+        """``value`` formatted with the claim's format (booleans and text as they are)."""
+        if isinstance(value, bool) or value is None or isinstance(value, str):
+            return "—" if value is None else str(value)
+        return format(value, self.fmt)
+
+
+def plain(value: Any) -> Any:
+    """Numpy/torch scalars → python bool/int/float; other values unchanged."""
+    if hasattr(value, "item") and getattr(value, "ndim", 0) == 0:
+        value = value.item()
+    if isinstance(value, np.generic):
+        value = value.item()
+    return value
+
+
+def _default_publish(name: str, value: Any) -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book
+        return
+    if get_ipython() is not None:
+        from myst_nb import glue
+
+        glue(name, value, display=False)
+
+
+class Ledger:
+    """Claims, glued values, figure data and timings of one chapter run.
+
+    ``publish(name, value)`` glues a value for the prose (default: myst-nb's glue inside a kernel,
+    nothing elsewhere); ``out`` is the output folder (default :func:`rnnrepro.paths.output_dir`).
+    """
+
+    def __init__(self, chapter: Chapter, params, *, seeds: dict | None = None,
+                 publish: Callable[[str, Any], None] = _default_publish, out: Path | None = None):
+        self.chapter = chapter
+        self.params = params
+        self.seeds = dict(seeds or {})
+        self.claims: list[Claim] = []
+        self.values: dict[str, Any] = {}
+        self.figures: dict[str, dict] = {}
+        self.sections: dict[str, float] = {}
+        self._publish = publish
+        self._out = out
+        self._section = ""
+        self._t0 = time.perf_counter()
+
+    # ------------------------------------------------------------------ recording
+    @contextmanager
+    def section(self, name: str):
+        """Time a section of the chapter; claims made inside are tagged with it."""
+        previous, self._section = self._section, name
+        t0 = time.perf_counter()
+        try:
+            yield self
+        finally:
+            self.sections[name] = self.sections.get(name, 0.0) + time.perf_counter() - t0
+            self._section = previous
+
+    def claim(self, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
+              paper: Any = None, control: Any = None, control_note: str = "", fmt: str = ".4g") -> Claim:
+        """Check and record a claim; raise ClaimFailed / ControlPassed when the check fails.
+
+        ``measured`` and ``control`` are numbers or booleans; ``criterion`` is an object of
+        :mod:`rnnrepro.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
+        value (a number or a short text) or None where the paper gives none.
+        """
+        self._check_id(id, [c.id for c in self.claims])
+        if status not in STATUSES:
+            raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES}")
+        measured, control = plain(measured), plain(control)
+        if not isinstance(measured, (bool, int, float)):
+            raise TypeError(f"claim {id}: measured must be a number or a bool, got {type(measured).__name__}")
+        claim = Claim(id=id, statement=statement, ref=ref, paper=plain(paper), measured=measured,
+                      criterion=criterion.describe(), status=status, holds=criterion.holds(measured),
+                      control=control, control_note=control_note, fmt=fmt, section=self._section)
+        if control is not None:
+            claim.control_holds = criterion.holds(control)
+        self.claims.append(claim)
+        self._publish(id, measured)
+        if not claim.holds:
+            raise ClaimFailed(f"{id}: measured {claim.shown(measured)} does not satisfy {claim.criterion} "
+                              f"({statement})")
+        if claim.control_holds:
+            raise ControlPassed(f"{id}: the negative control ({control_note or 'control'}) = "
+                                f"{claim.shown(control)} also satisfies {claim.criterion}: the check cannot fail")
+        return claim
+
+    def value(self, name: str, value: Any) -> Any:
+        """Record and glue a number used in the prose under ``name`` (``<key>.<item>.<name>``)."""
+        self._check_id(name, list(self.values))
+        value = plain(value)
+        if not isinstance(value, (bool, int, float, str)):
+            raise TypeError(f"value {name}: expected a number, bool or str, got {type(value).__name__}")
+        self.values[name] = value
+        self._publish(name, value)
+        return value
+
+    def figure(self, fig_id: str, fig, **arrays) -> Path:
+        """Save the arrays behind figure ``fig_id`` and glue the figure as ``<key>.<fig_id>``.
+
+        Every axis with data must have x and y labels. Returns the path of the ``.npz`` file.
+        """
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", fig_id) or fig_id in self.figures:
+            raise ValueError(f"figure id {fig_id!r} is not a new lowercase identifier")
+        if not arrays:
+            raise ValueError(f"figure {fig_id}: pass the arrays behind it as keyword arguments")
+        missing = unlabelled_axes(fig)
+        if missing:
+            raise ValueError(f"figure {fig_id}: axes without x/y labels: {missing}")
+        folder = self.out / f"{self.chapter.key}.figures"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{fig_id}.npz"
+        np.savez_compressed(path, **{k: np.asarray(v) for k, v in arrays.items()})
+        self.figures[fig_id] = {"file": f"{folder.name}/{path.name}", "sha256": sha256_file(path),
+                                "arrays": {k: list(np.shape(v)) for k, v in arrays.items()}}
+        self._publish(f"{self.chapter.key}.{fig_id}", fig)
+        return path
+
+    # ------------------------------------------------------------------ output
+    @property
+    def out(self) -> Path:
+        return self._out or output_dir()
+
+    def counts(self) -> dict[str, int]:
+        """Number of claims per status."""
+        return {s: sum(c.status == s for c in self.claims) for s in STATUSES}
+
+    def summary(self) -> str:
+        """Deterministic text summary: one line per claim (no timings, no paths)."""
+        counts = ", ".join(f"{n} {s}" for s, n in self.counts().items() if n)
+        lines = [f"{self.chapter.key} [{self.params.profile}]: {len(self.claims)} claims ({counts})"]
+        lines += [f"  {c.id}: {c.status}; measured {c.shown(c.measured)} ({c.criterion})" for c in self.claims]
+        return "\n".join(lines)
+
+    def table_markdown(self) -> str:
+        """The claims table as MyST markdown."""
+        rows = ["| claim | paper ref. | paper | ours | criterion | status |", "|---|---|---|---|---|---|"]
+        for c in self.claims:
+            cells = [f"`{c.id}`", c.ref, c.shown(c.paper), c.shown(c.measured), c.criterion, c.status]
+            rows.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
+        return "\n".join(rows)
+
+    def to_json(self) -> dict:
+        """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
+        notebook = REPO / self.chapter.notebook
+        return {
+            "schema": SCHEMA_VERSION,
+            "chapter": self.chapter.key,
+            "title": self.chapter.title,
+            "paper": self.chapter.paper,
+            "notebook": self.chapter.notebook,
+            "source_sha256": sha256_file(notebook) if notebook.is_file() else None,
+            "profile": self.params.profile,
+            "parameters": as_dict(self.params),
+            "seeds": self.seeds,
+            "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "environment": {"python": platform.python_version(), "platform": platform.platform(),
+                            "packages": _versions()},
+            "wall_time_s": {"total": time.perf_counter() - self._t0, "sections": dict(self.sections)},
+            "counts": self.counts(),
+            "claims": [_jsonable(asdict(c)) for c in self.claims],
+            "values": _jsonable(self.values),
+            "figures": self.figures,
+        }
+
+    def finish(self):
+        """Write the ledger JSON, print the summary and show the claims table (last cell)."""
+        if not self.claims:
+            raise ValueError(f"chapter {self.chapter.key} recorded no claims")
+        path = self.out / f"{self.chapter.key}.ledger.json"
+        path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
+        print(self.summary())
+        return _Markdown(self.table_markdown())
+
+    def _check_id(self, name: str, taken: list[str]) -> None:
+        if not _ID.match(name) or name.split(".")[0] != self.chapter.key:
+            raise ValueError(f"id {name!r} must look like {self.chapter.key}.<paper item>.<name> "
+                             f"(lowercase letters, digits, _)")
+        if name in taken:
+            raise ValueError(f"id {name!r} is used twice")
+
+
+class _Markdown:
+    """Displays as markdown in the book and as the same text elsewhere."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def _repr_markdown_(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _versions() -> dict[str, str]:
+    found = {}
+    for name in _PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return str(obj)
+    return obj

@@ -1,0 +1,41 @@
+"""The first call of every chapter notebook: :func:`start`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Mapping
+
+import numpy as np
+
+from .chapters import get_chapter
+from .determinism import seed_everything
+from .ledger import Ledger
+from .plotting import use_book_style
+from .profiles import Chapter
+
+
+@dataclass
+class Run:
+    """What a chapter works with: its parameters ``p``, its ``ledger`` and a seeded ``rng``."""
+
+    chapter: Chapter
+    p: SimpleNamespace
+    ledger: Ledger
+    rng: np.random.Generator
+
+
+def start(key: str, profile: str = "fast", overrides: Mapping[str, Any] | None = None, *,
+          float64: bool = True) -> Run:
+    """Validate the chapter's parameters, seed everything, apply the book style, open a ledger.
+
+    The seed is the chapter's ``seed`` parameter when it has one, else 0. Raises
+    :class:`~rnnrepro.errors.ConfigError` for an unknown chapter, profile or parameter.
+    """
+    chapter = get_chapter(key)
+    p = chapter.resolve(profile, overrides)
+    seed = getattr(p, "seed", 0)
+    rng = seed_everything(seed, float64=float64)
+    use_book_style()
+    ledger = Ledger(chapter, p, seeds={"seed": seed})
+    return Run(chapter=chapter, p=p, ledger=ledger, rng=rng)
