@@ -1,0 +1,83 @@
+"""The scorecard and the compute table, generated from the ledgers of the same build."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .chapters import all_chapters
+from .data import sha256_file
+from .errors import RnnreproError
+from .ledger import STATUSES
+from .paths import REPO, output_dir, toc_files
+
+
+def load_ledgers(out: Path | None = None) -> dict[str, dict]:
+    """The ledger of every chapter in the table of contents, in book order.
+
+    Raises RnnreproError when a ledger is missing or was written by another version of the
+    chapter's source (its sha256 differs): the scorecard never shows stale numbers.
+    """
+    out = Path(out) if out is not None else output_dir()
+    in_toc = set(toc_files())
+    ledgers = {}
+    for key, chapter in all_chapters().items():
+        if chapter.notebook.removesuffix(".md") not in in_toc:
+            continue
+        path = out / f"{key}.ledger.json"
+        if not path.is_file():
+            raise RnnreproError(f"no ledger for chapter {key} in {out}: build the whole book "
+                                f"(chapters run before the scorecard) or run `python -m rnnrepro run {key}`")
+        ledger = json.loads(path.read_text())
+        if ledger.get("source_sha256") != sha256_file(REPO / chapter.notebook):
+            raise RnnreproError(f"the ledger {path} is stale (written by another version of "
+                                f"{chapter.notebook}): rebuild the book with --all")
+        ledgers[key] = ledger
+    return ledgers
+
+
+def _row(cells) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def _shown(value, fmt: str) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, (bool, str)):
+        return str(value)
+    return format(value, fmt)
+
+
+def counts_table(ledgers: dict[str, dict]) -> str:
+    """Markdown table: claims per chapter and status, with totals."""
+    lines = [_row(["chapter", "profile", *STATUSES, "total"]), _row(["---"] * (len(STATUSES) + 3))]
+    totals = dict.fromkeys(STATUSES, 0)
+    for key, ledger in ledgers.items():
+        counts = ledger["counts"]
+        for s in STATUSES:
+            totals[s] += counts.get(s, 0)
+        lines.append(_row([ledger["title"], ledger["profile"], *(counts.get(s, 0) for s in STATUSES),
+                           len(ledger["claims"])]))
+    lines.append(_row(["**all**", "", *(totals[s] for s in STATUSES), sum(totals.values())]))
+    return "\n".join(lines)
+
+
+def claims_table(ledgers: dict[str, dict]) -> str:
+    """Markdown table: every claim with the paper's value next to ours."""
+    lines = [_row(["claim", "statement", "paper ref.", "paper", "ours", "criterion", "status"]),
+             _row(["---"] * 7)]
+    for ledger in ledgers.values():
+        for c in ledger["claims"]:
+            lines.append(_row([f"`{c['id']}`", c["statement"], c["ref"], _shown(c["paper"], c["fmt"]),
+                               _shown(c["measured"], c["fmt"]), c["criterion"], c["status"]]))
+    return "\n".join(lines)
+
+
+def compute_table(ledgers: dict[str, dict]) -> str:
+    """Markdown table: wall time of each chapter and of its sections in this build."""
+    lines = [_row(["chapter", "profile", "wall time (s)", "sections (s)"]), _row(["---"] * 4)]
+    for ledger in ledgers.values():
+        wall = ledger["wall_time_s"]
+        sections = ", ".join(f"{name} {t:.1f}" for name, t in wall["sections"].items())
+        lines.append(_row([ledger["title"], ledger["profile"], f"{wall['total']:.1f}", sections]))
+    return "\n".join(lines)

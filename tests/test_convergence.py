@@ -1,0 +1,41 @@
+import torch
+
+from rnnrepro import convergence
+
+
+def test_spread():
+    states = torch.tensor([[[0.0, 0.0], [2.0, 0.0]], [[1.0, 1.0], [1.0, 1.0]]])  # (P=2, B=2, H=2)
+    assert convergence.spread(states).tolist() == [1.0, 0.0]
+
+
+def geometric(rate, T=10):
+    d = torch.tensor([rate ** t for t in range(T + 1)])
+    return d.view(-1, 1, 1)  # (T+1, P=1, M=1)
+
+
+def test_pairwise_distances_shape():
+    traj = torch.zeros(5, 2, 3, 4)
+    traj[:, :, 1, 0] = 1.0
+    d = convergence.pairwise_distances(traj)
+    assert d.shape == (5, 2, 2) and d[0, 0].tolist() == [1.0, 1.0]
+
+
+def test_worst_rate_and_envelope():
+    d = geometric(0.5)
+    assert torch.isclose(convergence.worst_rate(d), torch.tensor(0.5))
+    assert torch.isclose(convergence.envelope_violation(d, 0.5), torch.tensor(1.0))
+    assert convergence.envelope_violation(d, 0.4).item() > 1.0
+    grow = geometric(1.2)
+    assert convergence.worst_rate(grow).item() > 1.0
+
+
+def test_merged_trajectories_are_skipped():
+    d = torch.tensor([1.0, 0.1, 0.0, 0.0]).view(-1, 1, 1)
+    assert torch.isclose(convergence.worst_rate(d), torch.tensor(0.1))
+
+
+def test_bad_shape():
+    import pytest
+
+    with pytest.raises(ValueError):
+        convergence.pairwise_distances(torch.zeros(3, 1, 1, 2))

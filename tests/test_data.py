@@ -1,0 +1,57 @@
+import hashlib
+
+import pytest
+
+from rnnrepro import data
+from rnnrepro.errors import DataError
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    monkeypatch.setenv(data.DATA_ENV, str(tmp_path))
+    (tmp_path / "set").mkdir()
+    (tmp_path / "set" / "a.txt").write_text("hello\n")
+    return tmp_path
+
+
+def test_good_file(root):
+    digest = hashlib.sha256(b"hello\n").hexdigest()
+    assert data.sha256_file(root / "set" / "a.txt") == digest
+    assert data.data_file("set/a.txt", sha256=digest) == root / "set" / "a.txt"
+
+
+def test_hash_mismatch(root):
+    with pytest.raises(DataError, match="corrupted or a different version"):
+        data.data_file("set/a.txt", sha256="0" * 64)
+
+
+def test_missing_file(root):
+    with pytest.raises(DataError, match="is missing: put the file there or point RNNREPRO_DATA"):
+        data.data_file("set/b.txt", sha256="0" * 64)
+
+
+def test_unknown_hash_refused(root):
+    with pytest.raises(DataError, match="no sha256 is known"):
+        data.data_file("set/a.txt")
+
+
+def test_missing_root(tmp_path, monkeypatch):
+    monkeypatch.setenv(data.DATA_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(DataError, match="set RNNREPRO_DATA"):
+        data.data_root()
+
+
+def test_default_root_is_shared_data_beside_the_checkout(monkeypatch):
+    monkeypatch.delenv(data.DATA_ENV, raising=False)
+    expected = data.REPO.parent / "shared" / "data"
+    if not expected.is_dir():
+        pytest.skip("no ../shared/data beside this checkout")
+    assert data.data_root() == expected
+
+
+def test_shipped_wikitext_hashes_match(monkeypatch):
+    monkeypatch.delenv(data.DATA_ENV, raising=False)
+    if not (data.REPO.parent / "shared" / "data" / "wikitext-2").is_dir():
+        pytest.skip("no ../shared/data/wikitext-2 beside this checkout")
+    for rel in data.KNOWN_SHA256:
+        assert data.data_file(rel).is_file()

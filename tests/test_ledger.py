@@ -1,0 +1,118 @@
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from rnnrepro.criteria import AtMost, Within
+from rnnrepro.ledger import SCHEMA_VERSION, STATUSES, ClaimFailed, ControlPassed, Ledger, plain
+from rnnrepro.plotting import new_figure
+from rnnrepro.profiles import Chapter, Param
+
+CH = Chapter(key="demo", title="Demo", paper="A paper", notebook="book/chapters/demo.md",
+             params=(Param("seed", int, fast=3, full=3),))
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    published = {}
+    led = Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish=published.__setitem__, out=tmp_path)
+    led.published = published
+    return led
+
+
+def test_claim_records_and_glues(ledger):
+    with ledger.section("s1"):
+        c = ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=np.float64(0.1),
+                         criterion=AtMost(0.5), status="reproduced", paper=0.2, control=torch.tensor(0.9))
+    assert c.holds and c.control_holds is False and c.section == "s1"
+    assert isinstance(c.measured, float) and isinstance(c.control, float)
+    assert ledger.published["demo.thm1.bound"] == pytest.approx(0.1)
+    assert "s1" in ledger.sections
+
+
+def test_failing_claim_raises(ledger):
+    with pytest.raises(ClaimFailed, match="demo.thm1.bound: measured 0.9"):
+        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
+                     status="reproduced")
+
+
+def test_control_that_passes_raises(ledger):
+    with pytest.raises(ControlPassed, match="cannot fail"):
+        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+                     status="reproduced", control=0.2, control_note="a case that should fail")
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    (dict(id="thm1.bound"), ValueError),
+    (dict(id="other.thm1.bound"), ValueError),
+    (dict(id="demo.Thm1.bound"), ValueError),
+    (dict(status="replicated"), ValueError),
+    (dict(measured=[1.0]), TypeError),
+])
+def test_bad_claims_are_refused(ledger, kwargs, error):
+    args = dict(id="demo.thm1.bound", statement="s", ref="r", measured=0.1, criterion=AtMost(1.0),
+                status="reproduced") | kwargs
+    with pytest.raises(error):
+        ledger.claim(args.pop("id"), args.pop("statement"), **args)
+
+
+def test_ids_are_unique(ledger):
+    ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial")
+    with pytest.raises(ValueError, match="used twice"):
+        ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial")
+    ledger.value("demo.a.n", 3)
+    with pytest.raises(ValueError, match="used twice"):
+        ledger.value("demo.a.n", 4)
+
+
+def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
+    fig, ax = new_figure(1)
+    ax.plot([0, 1], [1, 2])
+    with pytest.raises(ValueError, match="without x/y labels"):
+        ledger.figure("fig1", fig, x=[0, 1])
+    ax.set(xlabel="x", ylabel="y")
+    path = ledger.figure("fig1", fig, x=np.arange(2), y=torch.tensor([1.0, 2.0]))
+    assert path == tmp_path / "demo.figures" / "fig1.npz"
+    assert np.load(path)["y"].tolist() == [1.0, 2.0]
+    assert ledger.published["demo.fig1"] is fig
+    with pytest.raises(ValueError):
+        ledger.figure("fig1", fig, x=[0])
+
+
+def test_finish_writes_the_json_schema(ledger, tmp_path, capsys):
+    ledger.claim("demo.eq1.value", "v", ref="Eq. 1", measured=1.0, criterion=Within(1.0, atol=0.1),
+                 status="reproduced", paper=1.02, fmt=".2f")
+    ledger.claim("demo.eq2.sign", "v", ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum")
+    ledger.value("demo.eq1.n", 5)
+    table = ledger.finish()
+    data = json.loads((tmp_path / "demo.ledger.json").read_text())
+    assert data["schema"] == SCHEMA_VERSION and data["chapter"] == "demo" and data["profile"] == "fast"
+    assert data["parameters"] == {"profile": "fast", "seed": 3} and data["seeds"] == {"seed": 3}
+    assert set(data["counts"]) == set(STATUSES) and data["counts"]["erratum"] == 1
+    assert {"python", "platform", "packages"} <= set(data["environment"])
+    assert data["environment"]["packages"]["torch"]
+    assert set(data["wall_time_s"]) == {"total", "sections"}
+    claim = data["claims"][0]
+    assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control"} <= set(claim)
+    assert data["values"] == {"demo.eq1.n": 5}
+    out = capsys.readouterr().out
+    assert "demo.eq1.value: reproduced; measured 1.00" in out
+    assert "| `demo.eq1.value` | Eq. 1 | 1.02 | 1.00 |" in table._repr_markdown_()
+
+
+def test_summary_is_deterministic(ledger):
+    ledger.claim("demo.a.b", "s", ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced")
+    assert ledger.summary() == ledger.summary()
+    assert "0.1235" in ledger.summary() and "time" not in ledger.summary()
+
+
+def test_finish_needs_claims(ledger):
+    with pytest.raises(ValueError, match="no claims"):
+        ledger.finish()
+
+
+def test_plain_converts_scalars():
+    assert plain(np.bool_(True)) is True
+    assert plain(torch.tensor(2)) == 2 and isinstance(plain(torch.tensor(2.5)), float)
+    assert plain("x") == "x"

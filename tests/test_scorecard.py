@@ -1,0 +1,54 @@
+import json
+
+import pytest
+
+from rnnrepro import scorecard
+from rnnrepro.chapters import all_chapters
+from rnnrepro.data import sha256_file
+from rnnrepro.errors import RnnreproError
+from rnnrepro.paths import REPO, toc_files
+
+
+def fake_ledger(key, chapter, sha):
+    return {"chapter": key, "title": chapter.title, "profile": "fast", "source_sha256": sha,
+            "counts": {"reproduced": 1, "partial": 0, "not reproduced": 0, "erratum": 1},
+            "wall_time_s": {"total": 1.5, "sections": {"a": 1.0}},
+            "claims": [{"id": f"{key}.x.y", "statement": "s | t", "ref": "Thm 1", "paper": 0.5,
+                        "measured": 0.25, "criterion": "≤ 1", "status": "reproduced", "fmt": ".2f"},
+                       {"id": f"{key}.x.z", "statement": "u", "ref": "Eq. 9", "paper": None,
+                        "measured": True, "criterion": "holds", "status": "erratum", "fmt": ".2f"}]}
+
+
+@pytest.fixture
+def ledgers_dir(tmp_path):
+    in_toc = set(toc_files())
+    for key, chapter in all_chapters().items():
+        if chapter.notebook.removesuffix(".md") in in_toc:
+            led = fake_ledger(key, chapter, sha256_file(REPO / chapter.notebook))
+            (tmp_path / f"{key}.ledger.json").write_text(json.dumps(led))
+    return tmp_path
+
+
+def test_tables(ledgers_dir):
+    ledgers = scorecard.load_ledgers(ledgers_dir)
+    assert "dynamics" in ledgers
+    counts = scorecard.counts_table(ledgers)
+    assert "| **all** |" in counts and counts.count("\n") == len(ledgers) + 2
+    claims = scorecard.claims_table(ledgers)
+    assert "`dynamics.x.y` | s \\| t | Thm 1 | 0.50 | 0.25 | ≤ 1 | reproduced" in claims
+    assert "| — | True |" in claims
+    assert "a 1.0" in scorecard.compute_table(ledgers)
+
+
+def test_missing_ledger(tmp_path):
+    with pytest.raises(RnnreproError, match="no ledger for chapter dynamics"):
+        scorecard.load_ledgers(tmp_path)
+
+
+def test_stale_ledger(ledgers_dir):
+    path = ledgers_dir / "dynamics.ledger.json"
+    led = json.loads(path.read_text())
+    led["source_sha256"] = "0" * 64
+    path.write_text(json.dumps(led))
+    with pytest.raises(RnnreproError, match="stale"):
+        scorecard.load_ledgers(ledgers_dir)
