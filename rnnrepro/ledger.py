@@ -91,7 +91,7 @@ class Ledger:
     """Claims, glued values, figure data and timings of one chapter run.
 
     ``publish(name, value)`` glues a value for the prose (default: myst-nb's glue inside a kernel,
-    nothing elsewhere); ``out`` is the output folder (default :func:`rnnrepro.paths.output_dir`).
+    nothing elsewhere); ``out`` is the output folder (default :func:`rnnrepro.paths.output_dir` of the notebook).
     """
 
     def __init__(self, chapter: Chapter, params, *, seeds: dict | None = None,
@@ -159,10 +159,11 @@ class Ledger:
         self._publish(name, value)
         return value
 
-    def figure(self, fig_id: str, fig, **arrays) -> Path:
+    def figure(self, fig_id: str, fig, **arrays) -> None:
         """Save the arrays behind figure ``fig_id`` and glue the figure as ``<key>.<fig_id>``.
 
-        Every axis with data must have x and y labels. Returns the path of the ``.npz`` file.
+        Every axis with data must have x and y labels. The ``.npz`` file is
+        ``<out>/<key>.figures/<fig_id>.npz`` (``self.figures[fig_id]`` records it and its sha256).
         """
         if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", fig_id) or fig_id in self.figures:
             raise ValueError(f"figure id {fig_id!r} is not a new lowercase identifier")
@@ -178,12 +179,11 @@ class Ledger:
         self.figures[fig_id] = {"file": f"{folder.name}/{path.name}", "sha256": sha256_file(path),
                                 "arrays": {k: list(np.shape(v)) for k, v in arrays.items()}}
         self._publish(f"{self.chapter.key}.{fig_id}", fig)
-        return path
 
     # ------------------------------------------------------------------ output
     @property
     def out(self) -> Path:
-        return self._out or output_dir()
+        return self._out or output_dir(self.chapter.notebook)
 
     def counts(self) -> dict[str, int]:
         """Number of claims per status."""
@@ -227,14 +227,17 @@ class Ledger:
             "figures": self.figures,
         }
 
-    def finish(self):
-        """Write the ledger JSON, print the summary and show the claims table (last cell)."""
+    def finish(self) -> "ClaimsTable":
+        """Write the ledger JSON and return the claims table (the chapter's last cell).
+
+        The table shows as markdown in the book and as :meth:`summary` in plain text, which nbval
+        compares between two executions.
+        """
         if not self.claims:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
-        print(self.summary())
-        return _Markdown(self.table_markdown())
+        return ClaimsTable(self.table_markdown(), self.summary())
 
     def _check_id(self, name: str, taken: list[str]) -> None:
         if not _ID.match(name) or name.split(".")[0] != self.chapter.key:
@@ -244,14 +247,14 @@ class Ledger:
             raise ValueError(f"id {name!r} is used twice")
 
 
-class _Markdown:
-    """Displays as markdown in the book and as the same text elsewhere."""
+class ClaimsTable:
+    """Displays as a markdown table in the book and as the plain-text summary elsewhere."""
 
-    def __init__(self, text: str):
-        self.text = text
+    def __init__(self, markdown: str, text: str):
+        self.markdown, self.text = markdown, text
 
     def _repr_markdown_(self) -> str:
-        return self.text
+        return self.markdown
 
     def __repr__(self) -> str:
         return self.text

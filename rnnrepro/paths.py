@@ -9,9 +9,15 @@ REPO = Path(__file__).resolve().parents[1]
 OUT_ENV = "RNNREPRO_OUT"
 
 
-def output_dir() -> Path:
-    """Folder for executed notebooks, ledgers and figure data: ``$RNNREPRO_OUT`` or ``_build/ledgers``."""
-    out = Path(os.environ.get(OUT_ENV) or REPO / "_build" / "ledgers")
+def output_dir(notebook: str) -> Path:
+    """Folder for a chapter's ledger and figure data, next to its executed notebook.
+
+    ``$RNNREPRO_OUT`` when set (the CLI sets it to ``--out``); otherwise the folder where the book
+    build puts the executed notebook ``notebook`` (``_build/jupyter_execute/book/chapters`` for
+    ``book/chapters/<key>.md``).
+    """
+    default = REPO / "_build" / "jupyter_execute" / Path(notebook).parent
+    out = Path(os.environ.get(OUT_ENV) or default)
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -15,18 +15,21 @@ from .paths import REPO, output_dir, toc_files
 def load_ledgers(out: Path | None = None) -> dict[str, dict]:
     """The ledger of every chapter in the table of contents, in book order.
 
+    ``out`` is one folder holding them all (a CLI ``--out``); by default each chapter's
+    :func:`~rnnrepro.paths.output_dir`.
+
     Raises RnnreproError when a ledger is missing or was written by another version of the
     chapter's source (its sha256 differs): the scorecard never shows stale numbers.
     """
-    out = Path(out) if out is not None else output_dir()
     in_toc = set(toc_files())
     ledgers = {}
     for key, chapter in all_chapters().items():
         if chapter.notebook.removesuffix(".md") not in in_toc:
             continue
-        path = out / f"{key}.ledger.json"
+        folder = Path(out) if out is not None else output_dir(chapter.notebook)
+        path = folder / f"{key}.ledger.json"
         if not path.is_file():
-            raise RnnreproError(f"no ledger for chapter {key} in {out}: build the whole book "
+            raise RnnreproError(f"no ledger for chapter {key} in {folder}: build the whole book "
                                 f"(chapters run before the scorecard) or run `python -m rnnrepro run {key}`")
         ledger = json.loads(path.read_text())
         if ledger.get("source_sha256") != sha256_file(REPO / chapter.notebook):

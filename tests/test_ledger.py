@@ -72,15 +72,16 @@ def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
     with pytest.raises(ValueError, match="without x/y labels"):
         ledger.figure("fig1", fig, x=[0, 1])
     ax.set(xlabel="x", ylabel="y")
-    path = ledger.figure("fig1", fig, x=np.arange(2), y=torch.tensor([1.0, 2.0]))
-    assert path == tmp_path / "demo.figures" / "fig1.npz"
+    ledger.figure("fig1", fig, x=np.arange(2), y=torch.tensor([1.0, 2.0]))
+    path = tmp_path / "demo.figures" / "fig1.npz"
     assert np.load(path)["y"].tolist() == [1.0, 2.0]
+    assert ledger.figures["fig1"]["file"] == "demo.figures/fig1.npz" and len(ledger.figures["fig1"]["sha256"]) == 64
     assert ledger.published["demo.fig1"] is fig
     with pytest.raises(ValueError):
         ledger.figure("fig1", fig, x=[0])
 
 
-def test_finish_writes_the_json_schema(ledger, tmp_path, capsys):
+def test_finish_writes_the_json_schema(ledger, tmp_path):
     ledger.claim("demo.eq1.value", "v", ref="Eq. 1", measured=1.0, criterion=Within(1.0, atol=0.1),
                  status="reproduced", paper=1.02, fmt=".2f")
     ledger.claim("demo.eq2.sign", "v", ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum")
@@ -96,8 +97,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path, capsys):
     claim = data["claims"][0]
     assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control"} <= set(claim)
     assert data["values"] == {"demo.eq1.n": 5}
-    out = capsys.readouterr().out
-    assert "demo.eq1.value: reproduced; measured 1.00" in out
+    assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
     assert "| `demo.eq1.value` | Eq. 1 | 1.02 | 1.00 |" in table._repr_markdown_()
 
 

@@ -1,0 +1,65 @@
+"""Empirical Lipschitz / contraction estimates of maps ``h -> f(h)``.
+
+``f`` acts row-wise on a batch of points ``(..., M, D) -> (..., M, D')``: row ``m`` of the output
+depends only on row ``m`` of the input (true of every step in ``rnnrepro.cells`` with x fixed).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from rnnrepro.lyapunov import reverse_jvp
+
+Tensor = torch.Tensor
+
+
+def _reduce_max(values: Tensor, return_all: bool) -> Tensor:
+    return values if return_all else values.amax(dim=-1)
+
+
+def pairwise_lipschitz(f: Callable[[Tensor], Tensor], x: Tensor, y: Tensor, *,
+                       return_all: bool = False) -> Tensor:
+    """Max over sampled pairs of ``||f(x) - f(y)|| / ||x - y||`` (Euclidean norms).
+
+    x, y: (..., M, D), pair ``m`` is ``(x[..., m, :], y[..., m, :])``. Returns (...) (the max over
+    the M pairs), or all ratios (..., M) with ``return_all``. A lower bound on the Lipschitz constant.
+    """
+    if x.shape != y.shape or x.dim() < 2:
+        raise ValueError(f"x and y must have the same shape (..., M, D), got {tuple(x.shape)} and {tuple(y.shape)}")
+    dist = torch.linalg.vector_norm(x - y, dim=-1)
+    if bool((dist == 0).any()):
+        raise ValueError("some pairs have x == y; the ratio is undefined")
+    ratios = torch.linalg.vector_norm(f(x) - f(y), dim=-1) / dist
+    return _reduce_max(ratios, return_all)
+
+
+def jacobians(f: Callable[[Tensor], Tensor], xs: Tensor) -> Tensor:
+    """Jacobians of a row-wise map at every point: xs (..., M, D) -> (..., M, D', D).
+
+    Uses D Jacobian-vector products (``reverse_jvp``), each over the whole batch.
+    """
+    if xs.dim() < 2:
+        raise ValueError(f"xs must have shape (..., M, D), got {tuple(xs.shape)}")
+    tangent = reverse_jvp(f)
+    eye = torch.eye(xs.shape[-1], dtype=xs.dtype, device=xs.device)
+    columns = [tangent(xs, eye[j].expand_as(xs))[1] for j in range(xs.shape[-1])]
+    return torch.stack(columns, dim=-1)
+
+
+def jacobian_norm_sup(f: Callable[[Tensor], Tensor], xs: Tensor, *, return_all: bool = False) -> Tensor:
+    """Max over sample points of the spectral norm of the Jacobian of ``f``.
+
+    xs: (..., M, D). Returns (...) (max over the M points), or all norms (..., M) with ``return_all``.
+    """
+    norms = torch.linalg.matrix_norm(jacobians(f, xs), ord=2)
+    return _reduce_max(norms, return_all)
+
+
+def contraction_bound_tanh(W_hh: Tensor) -> Tensor:
+    """``||W_hh||_2``: the map ``h -> tanh(W_hh h + u)`` is a contraction (for every u) if it is < 1,
+    since ``|tanh'| <= 1``. W_hh (..., H, H) -> (...)."""
+    if W_hh.dim() < 2 or W_hh.shape[-1] != W_hh.shape[-2]:
+        raise ValueError(f"W_hh must have shape (..., H, H), got {tuple(W_hh.shape)}")
+    return torch.linalg.matrix_norm(W_hh, ord=2)

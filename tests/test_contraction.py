@@ -1,0 +1,62 @@
+import pytest
+import torch
+
+from rnnrepro.cells import tanh_rnn_step
+from rnnrepro.contraction import contraction_bound_tanh, jacobian_norm_sup, jacobians, pairwise_lipschitz
+
+torch.set_num_threads(1)
+D = torch.float64
+
+
+def rand(*shape, seed=0):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=D)
+
+
+def test_pairwise_lipschitz_linear_map_bounded_by_norm():
+    A = rand(3, 4, 4)
+    f = lambda h: h @ A.mT  # noqa: E731
+    x, y = rand(3, 200, 4, seed=1), rand(3, 200, 4, seed=2)
+    est = pairwise_lipschitz(f, x, y)
+    norm = torch.linalg.matrix_norm(A, ord=2)
+    assert est.shape == (3,) and (est <= norm + 1e-12).all() and (est > 0.5 * norm).all()
+    ratios = pairwise_lipschitz(f, x, y, return_all=True)
+    assert ratios.shape == (3, 200) and torch.equal(ratios.amax(-1), est)
+    # the top right singular vector attains the norm
+    v = torch.linalg.svd(A).Vh[:, 0, :].unsqueeze(1)
+    assert torch.allclose(pairwise_lipschitz(f, v, torch.zeros_like(v)), norm)
+
+
+def test_pairwise_lipschitz_errors():
+    x = torch.zeros(2, 3, dtype=D)
+    with pytest.raises(ValueError, match="same shape"):
+        pairwise_lipschitz(torch.tanh, x, x[:1])
+    with pytest.raises(ValueError, match="x == y"):
+        pairwise_lipschitz(torch.tanh, x, x)
+
+
+def test_jacobians_of_tanh_rnn_match_formula():
+    P, M, H = 2, 5, 3
+    W, b = rand(P, H, H), rand(P, H, seed=1)
+    f = lambda h: tanh_rnn_step(h, None, W, None, b)  # noqa: E731
+    xs = rand(P, M, H, seed=2)
+    J = jacobians(f, xs)
+    assert J.shape == (P, M, H, H)
+    d = 1 - f(xs) ** 2
+    assert torch.allclose(J, d.unsqueeze(-1) * W.unsqueeze(1), atol=1e-14)
+    sup = jacobian_norm_sup(f, xs)
+    norms = jacobian_norm_sup(f, xs, return_all=True)
+    assert sup.shape == (P,) and norms.shape == (P, M) and torch.equal(norms.amax(-1), sup)
+    assert (sup <= contraction_bound_tanh(W) + 1e-12).all()
+    # at h = 0 with b = 0 the Jacobian is W itself: the bound is attained
+    f0 = lambda h: tanh_rnn_step(h, None, W)  # noqa: E731
+    assert torch.allclose(jacobian_norm_sup(f0, torch.zeros(P, 1, H, dtype=D)), contraction_bound_tanh(W))
+    with pytest.raises(ValueError, match=r"\(\.\.\., M, D\)"):
+        jacobians(f, torch.zeros(3, dtype=D))
+
+
+def test_contraction_bound_tanh():
+    W = torch.diag(torch.tensor([0.5, -0.9, 0.1], dtype=D))
+    assert contraction_bound_tanh(W).item() == pytest.approx(0.9)
+    assert contraction_bound_tanh(torch.stack([W, 2 * W])).shape == (2,)
+    with pytest.raises(ValueError, match=r"\(\.\.\., H, H\)"):
+        contraction_bound_tanh(torch.zeros(2, 3, dtype=D))
