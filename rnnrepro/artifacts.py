@@ -6,7 +6,6 @@ arrays always give the same sha256.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -16,11 +15,14 @@ from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
+from .data import sha256_file
+from .errors import RnnreproError
+
 FORMAT = 1
 _DEFAULT_HINT = "rerun the chapter's full profile (see the MANIFEST.json next to it)"
 
 
-class ArtifactError(RuntimeError):
+class ArtifactError(RnnreproError, RuntimeError):
     """A missing or corrupted artefact; the message names the file and how to regenerate it."""
 
 
@@ -38,14 +40,6 @@ def _to_numpy(value) -> np.ndarray:
     if arr.dtype == object:
         raise ValueError("artefact arrays must be numeric, got dtype=object")
     return arr
-
-
-def sha256_file(path: str | os.PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
