@@ -55,7 +55,7 @@ def counts_table(ledgers: dict[str, dict]) -> str:
     """Markdown table: claims per chapter and status, with totals."""
     lines = [_row(["chapter", "profile", *STATUSES, "total"]), _row(["---"] * (len(STATUSES) + 3))]
     totals = dict.fromkeys(STATUSES, 0)
-    for key, ledger in ledgers.items():
+    for ledger in ledgers.values():
         counts = ledger["counts"]
         for s in STATUSES:
             totals[s] += counts.get(s, 0)
