@@ -197,10 +197,11 @@ class Ledger:
         return "\n".join(lines)
 
     def table_markdown(self) -> str:
-        """The claims table as MyST markdown."""
-        rows = ["| claim | paper ref. | paper | ours | criterion | status |", "|---|---|---|---|---|---|"]
+        """The claims table as MyST markdown: claim, reference and statement, paper, ours, criterion, status."""
+        rows = ["| claim | statement | paper | ours | criterion | status |", "|---|---|---|---|---|---|"]
         for c in self.claims:
-            cells = [f"`{c.id}`", c.ref, c.shown(c.paper), c.shown(c.measured), c.criterion, c.status]
+            cells = [f"`{c.id}`", f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
+                     c.criterion, c.status]
             rows.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
         return "\n".join(rows)
 

@@ -66,14 +66,16 @@ def counts_table(ledgers: dict[str, dict]) -> str:
 
 
 def claims_table(ledgers: dict[str, dict]) -> str:
-    """Markdown table: every claim with the paper's value next to ours."""
-    lines = [_row(["claim", "statement", "paper ref.", "paper", "ours", "criterion", "status"]),
-             _row(["---"] * 7)]
+    """Markdown: one section per chapter, a table of its claims with the paper's value next to ours."""
+    parts = []
     for ledger in ledgers.values():
+        lines = [f"### {ledger['title']}", "", _row(["claim", "paper ref.", "paper", "ours", "status"]),
+                 _row(["---"] * 5)]
         for c in ledger["claims"]:
-            lines.append(_row([f"`{c['id']}`", c["statement"], c["ref"], _shown(c["paper"], c["fmt"]),
-                               _shown(c["measured"], c["fmt"]), c["criterion"], c["status"]]))
-    return "\n".join(lines)
+            lines.append(_row([f"`{c['id']}`", c["ref"], _shown(c["paper"], c["fmt"]),
+                               _shown(c["measured"], c["fmt"]), c["status"]]))
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
 
 
 def compute_table(ledgers: dict[str, dict]) -> str:

@@ -98,7 +98,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control"} <= set(claim)
     assert data["values"] == {"demo.eq1.n": 5}
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
-    assert "| `demo.eq1.value` | Eq. 1 | 1.02 | 1.00 |" in table._repr_markdown_()
+    assert "| `demo.eq1.value` | **Eq. 1.** v | 1.02 | 1.00 |" in table._repr_markdown_()
 
 
 def test_summary_is_deterministic(ledger):
