@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.determinism import seed_everything
+from rnnrepro.determinism import pin_blas_threads, seed_everything
 
 
 def draws():
@@ -31,3 +31,10 @@ def test_dtype_and_threads():
 def test_bad_seed(bad):
     with pytest.raises(ValueError, match="seed must be"):
         seed_everything(bad)
+
+
+def test_pin_blas_threads_keeps_results():
+    a = np.random.default_rng(0).normal(size=(50, 50))
+    ref = a @ a
+    assert pin_blas_threads(1) >= 1   # numpy's OpenBLAS at least (Linux wheels)
+    assert np.allclose(a @ a, ref)

@@ -1,0 +1,47 @@
+"""Appendix E: escaping a plateau of f(θ) = ½(λθ₁² − εθ₂²) with GD and heavy ball.
+
+Only the unstable coordinate θ₂ matters: GD gives θ₂ ← (1 + ηε)θ₂; heavy ball
+v ← βv + ηεθ₂, θ₂ ← θ₂ + v. Escape = first step with |θ₂| ≥ ``gap``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def gd_escape_steps(eps, lr, theta0, gap=1.0):
+    """GD escape steps, exact: ⌈ln(gap/θ₀)/ln(1 + ηε)⌉ (int)."""
+    return int(math.ceil(math.log(gap / theta0) / math.log1p(lr * eps)))
+
+
+def gd_escape_steps_iterated(eps, lr, theta0, gap=1.0, max_steps=10**7):
+    """GD escape steps by iterating the recursion (checks the closed form; int, -1 if never)."""
+    th = theta0
+    for k in range(1, max_steps + 1):
+        th += lr * eps * th
+        if abs(th) >= gap:
+            return k
+    return -1
+
+
+def hb_escape_steps(eps, lr, beta, theta0, gap=1.0, max_steps=10**7):
+    """Heavy-ball escape steps (int, -1 if never) from θ₂ = θ₀, v = 0."""
+    th, v = theta0, 0.0
+    for k in range(1, max_steps + 1):
+        v = beta * v + lr * eps * th
+        th += v
+        if abs(th) >= gap:
+            return k
+    return -1
+
+
+def tuned_beta(eps, lr):
+    """The momentum β = 1 − 2√(ηε) (critical damping of the slow mode; our reading of App. E)."""
+    return 1.0 - 2.0 * math.sqrt(lr * eps)
+
+
+def exponent(eps, steps):
+    """Slope of log(steps) against log(ε) (float)."""
+    return float(np.polyfit(np.log(eps), np.log(steps), 1)[0])

@@ -1,0 +1,43 @@
+"""Tests of rnnrepro.li.approximation: exponential-sum constructions and their L¹ errors."""
+
+import numpy as np
+import pytest
+
+from rnnrepro.li import approximation as A
+
+
+def test_grids_integrate_known_integrals():
+    s, ws = A.s_grid()
+    assert ws.sum() == pytest.approx(1.0, abs=1e-15) and (s ** 2 * 3) @ ws == pytest.approx(1.0)
+    t, wt = A.t_grid()
+    assert np.exp(-t) @ wt == pytest.approx(1.0, rel=1e-10)
+
+
+def test_exact_exponential_sum_is_recovered():
+    beta = 0.5
+    rho = lambda t: 2 * np.exp(-beta * t) - np.exp(-3 * beta * t)
+    b = A.uniform_fit(rho, 4, beta)
+    metric = A.L1Metric(rho)
+    assert metric.rel(A.uniform_eval(b, beta, metric.t)) < 1e-10
+
+
+def test_uniform_errors_decrease_and_power_law_metric():
+    f = lambda t: np.exp(-t) / (1 + t)
+    err, bet = A.uniform_errors(f, A.L1Metric(f), [2, 4, 8], np.geomspace(0.1, 2, 5))
+    assert np.all(np.diff(err) <= 0) and err[-1] < 1e-3 and bet.shape == (3,)
+    met = A.power_law_metric(0.5)
+    assert met.rel(np.zeros_like(met.t)) == pytest.approx(1.0, rel=1e-3)
+
+
+def test_free_rates_approximate_the_power_law():
+    a, w = A.laplace_rates(1.0, 40, -12.0, 3.5)
+    met = A.power_law_metric(1.0)
+    assert met.rel(np.exp(-np.multiply.outer(met.t, w)) @ a) < 1e-2
+    m, wmin = A.free_rate_width(1.0, 1e-2, met, np.linspace(-20, 0, 11))
+    assert 2 < m <= 64 and 0 < wmin < 1
+
+
+def test_condition_13():
+    t = np.linspace(0, 400, 401)
+    assert A.exp_weighted_sup(lambda t: (1 + t) ** -2.0, 0.1, t) > 1e3
+    assert A.exp_weighted_sup(lambda t: np.exp(-t), 0.5, t) == pytest.approx(1.0)
