@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+
+from ..fits import power_law_exponent
 
 
 def gd_escape_steps(eps, lr, theta0, gap=1.0):
@@ -44,4 +45,4 @@ def tuned_beta(eps, lr):
 
 def exponent(eps, steps):
     """Slope of log(steps) against log(ε) (float)."""
-    return float(np.polyfit(np.log(eps), np.log(steps), 1)[0])
+    return power_law_exponent(eps, steps).slope

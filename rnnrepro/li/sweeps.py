@@ -15,7 +15,7 @@ from . import landscape as LS
 from . import momentum as MO
 from . import targets as T
 from .plateau import longest_plateau, steps_to_fraction
-from ..fits import exponential_rate
+from ..fits import exponential_rate, power_law_exponent
 
 # ------------------------------------------------------------------ Prop. 3.1 and (17)
 
@@ -96,7 +96,7 @@ def curse(omegas, ms, betas, eps_uniform, eps_free, free_omegas, x_mins):
     for om in omegas:
         f = lambda t, om=om: (1 + t) ** (-(1 + om))
         err, _ = A.uniform_errors(f, A.power_law_metric(om), ms, betas)
-        slope, icpt = np.polyfit(np.log(ms[fit]), np.log(err[fit]), 1)
+        slope, icpt = power_law_exponent(ms[fit], err[fit])[:2]
         res["err"].append(err), res["p"].append(-slope)
         res["m_eps"].append(math.exp((math.log(eps_uniform) - icpt) / slope))  # from err ≈ C·m^{-p}
     res["free_omegas"] = np.asarray(free_omegas)

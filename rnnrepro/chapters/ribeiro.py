@@ -1,0 +1,31 @@
+"""Ribeiro, Tiels, Aguirre, Schön: the trade-off between long-term memory and smoothness."""
+
+from ..profiles import Chapter, Param
+
+CHAPTER = Chapter(
+    key="ribeiro",
+    title="Memory and smoothness (Ribeiro et al., 2020)",
+    paper="Ribeiro, Tiels, Aguirre, Schön. The trade-off between long-term memory and smoothness for "
+          "recurrent networks, arXiv:1906.08482 (2019); published as Beyond exploding and vanishing "
+          "gradients: analysing RNN training using attractors and smoothness, AISTATS 2020",
+    notebook="book/chapters/ribeiro.md",
+    params=(
+        Param("seed", int, fast=0, full=0, low=0, help="master seed"),
+        Param("n_s", int, fast=5000, full=5000, low=11, help="points on the line θ(s) = s·θ_true (Fig. 1)"),
+        Param("n_plane", int, fast=150, full=150, low=5, help="grid points per axis of the Fig. 7 plane"),
+        Param("n_lyap_s", int, fast=151, full=301, low=5, help="s values of the Lyapunov panel"),
+        Param("lyap_steps", int, fast=1500, full=5000, low=100, help="steps per Lyapunov exponent on the s grid"),
+        Param("lyap_steps_true", int, fast=5000, full=20000, low=100, help="steps for λ at s = 1"),
+        Param("n_line_grad", int, fast=301, full=1101, low=11, help="s values for the LSTM derivative growth"),
+        Param("wss_mode", str, fast="shipped", full="train", choices=("shipped", "train"),
+              help="temporal order: re-verify the shipped runs, or train them (paper-scale sweep)"),
+                Param("wss_seeds", int, fast=0, full=10, low=0, help="seeds of the paper-scale sweep (full)"),
+        Param("wss_epochs", int, fast=0, full=3000, low=0, help="epochs of the paper-scale sweep (full)"),
+        Param("n_s_wss", int, fast=21, full=121, low=5, help="s values on the temporal-order lines"),
+        Param("n_s_bif", int, fast=21, full=101, low=3, help="s values in the bifurcation diagrams"),
+        Param("lm_mode", str, fast="shipped", full="train", choices=("shipped", "train"),
+              help="language model: re-verify the shipped model, or train it"),
+        Param("lm_live_steps", int, fast=20, full=20, low=0, help="BPTT steps of the short live LM run"),
+        Param("n_s_lm", int, fast=21, full=61, low=5, help="s values on the language-model line"),
+    ),
+)

@@ -1,0 +1,141 @@
+"""The bias-free, input-free 2-unit LSTM of Ribeiro et al., App. A.1 (Figs. 1 and 7).
+
+State (h, c) with h, c in R^2; parameters W (8, 2) = [W_hi; W_hf; W_hg; W_ho] (torch gate order).
+Everything is batched over a leading parameter dimension P and runs in float64.
+Gate pre-activations are computed elementwise (no matmul) so that a row of a batch gives
+bit-identical results whatever the batch size: V(θ_true) is then exactly 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+#: A.1 weights with the signs of the authors' code (W_hi[0,1] = -4, W_ho[1,1] = -7).
+W_HI = [[-1.0, -4.0], [-3.0, -2.0]]
+W_HF = [[-2.0, 6.0], [0.0, -6.0]]
+W_HG = [[-1.0, -6.0], [6.0, -9.0]]
+W_HO = [[4.0, 1.0], [-9.0, -7.0]]
+#: the two entries whose minus sign was lost in the printed A.1: (row in the 8x2 stack, column).
+PRINTED_SIGN_LOSSES = ((0, 1), (7, 1))
+H0 = (0.5, 0.5)
+
+
+def theta_true(printed: bool = False) -> torch.Tensor:
+    """The 8x2 recurrent matrix [W_hi; W_hf; W_hg; W_ho] (float64); ``printed`` flips the two lost signs."""
+    w = torch.tensor(W_HI + W_HF + W_HG + W_HO, dtype=torch.float64)
+    if printed:
+        for r, c in PRINTED_SIGN_LOSSES:
+            w[r, c] = abs(w[r, c])
+    return w
+
+
+def step(h: torch.Tensor, c: torch.Tensor, W: torch.Tensor):
+    """One LSTM step. h, c: (P, 2); W: (P, 8, 2). Returns (h', c')."""
+    z = W[:, :, 0] * h[:, None, 0] + W[:, :, 1] * h[:, None, 1]          # (P, 8)
+    i, f, g, o = torch.sigmoid(z[:, 0:2]), torch.sigmoid(z[:, 2:4]), torch.tanh(z[:, 4:6]), torch.sigmoid(z[:, 6:8])
+    c = f * c + i * g
+    return o * torch.tanh(c), c
+
+
+def simulate(W: torch.Tensor, n_steps: int, h0=H0, c0=H0) -> torch.Tensor:
+    """Hidden states h_1..h_N for parameter batch W (P, 8, 2); returns (P, N, 2)."""
+    P = W.shape[0]
+    h = torch.as_tensor(h0, dtype=W.dtype).expand(P, 2) if not torch.is_tensor(h0) or h0.dim() == 1 else h0
+    c = torch.as_tensor(c0, dtype=W.dtype).expand(P, 2) if not torch.is_tensor(c0) or c0.dim() == 1 else c0
+    out = []
+    for _ in range(n_steps):
+        h, c = step(h, c, W)
+        out.append(h)
+    return torch.stack(out, 1)
+
+
+def line_cost(s, W0: torch.Tensor, n_steps: int = 200, burn: int = 100, chunk: int = 4096):
+    """MSE cost V(s) of θ(s) = s·W0 against data simulated at W0 (samples burn+1..n_steps).
+
+    s: (S,) array; returns (V (S,), steady-state h[:, burn:, 0] (S, n_steps-burn)) as numpy.
+    """
+    s = torch.as_tensor(np.asarray(s, dtype=np.float64))
+    y = simulate(W0[None], n_steps)[:, burn:]
+    V, traj = [], []
+    for k in range(0, len(s), chunk):
+        yh = simulate(s[k:k + chunk, None, None] * W0[None], n_steps)[:, burn:]
+        V.append(((yh - y) ** 2).mean((1, 2)))
+        traj.append(yh[:, :, 0])
+    return torch.cat(V).numpy(), torch.cat(traj).numpy()
+
+
+def plane_cost(s1, s2, W0: torch.Tensor, Wr: torch.Tensor, n_steps: int = 200, burn: int = 100):
+    """V on the grid θ = s1·W0 + s2·Wr; s1 (A,), s2 (B,); returns (A, B) numpy."""
+    S1, S2 = np.meshgrid(np.asarray(s1, float), np.asarray(s2, float), indexing="ij")
+    a = torch.as_tensor(S1.ravel())[:, None, None]
+    b = torch.as_tensor(S2.ravel())[:, None, None]
+    y = simulate(W0[None], n_steps)[:, burn:]
+    W = a * W0[None] + b * Wr[None]
+    V = []
+    for k in range(0, W.shape[0], 8192):
+        V.append(((simulate(W[k:k + 8192], n_steps)[:, burn:] - y) ** 2).mean((1, 2)))
+    return torch.cat(V).numpy().reshape(S1.shape)
+
+
+def step_tangent(h, c, vh, vc, W):
+    """One step of the LSTM and of a tangent vector (vh, vc) (analytic Jacobian-vector product).
+
+    h, c, vh, vc: (P, 2); W: (P, 8, 2). Returns (h', c', vh', vc').
+    """
+    z = W[:, :, 0] * h[:, None, 0] + W[:, :, 1] * h[:, None, 1]
+    dz = W[:, :, 0] * vh[:, None, 0] + W[:, :, 1] * vh[:, None, 1]
+    i, f, g, o = torch.sigmoid(z[:, 0:2]), torch.sigmoid(z[:, 2:4]), torch.tanh(z[:, 4:6]), torch.sigmoid(z[:, 6:8])
+    c1 = f * c + i * g
+    tc = torch.tanh(c1)
+    vc1 = (f * (1 - f) * dz[:, 2:4]) * c + f * vc + (i * (1 - i) * dz[:, 0:2]) * g + i * (1 - g * g) * dz[:, 4:6]
+    vh1 = o * (1 - o) * dz[:, 6:8] * tc + o * (1 - tc * tc) * vc1
+    return o * tc, c1, vh1, vc1
+
+
+def lyapunov(W: torch.Tensor, n_steps: int = 3000, burn: int = 500, seed: int = 0) -> np.ndarray:
+    """Largest Lyapunov exponent (per step) of the 4-D map (h, c) for each W (P, 8, 2).
+
+    Tangent propagation (analytic JVP, :func:`step_tangent`) with renormalisation at every step,
+    from (h0, c0); the first ``burn`` steps are not averaged. Returns (P,) numpy.
+    """
+    P = W.shape[0]
+    g = torch.Generator().manual_seed(seed)
+    h = torch.full((P, 2), H0[0], dtype=W.dtype)
+    c = h.clone()
+    v = torch.randn(P, 4, generator=g, dtype=W.dtype)
+    vh, vc = v[:, :2], v[:, 2:]
+    acc = torch.zeros(P, dtype=W.dtype)
+    for t in range(n_steps + burn):
+        h, c, vh, vc = step_tangent(h, c, vh, vc, W)
+        n = torch.sqrt((vh * vh).sum(1) + (vc * vc).sum(1))
+        if t >= burn:
+            acc += torch.log(n)
+        vh, vc = vh / n[:, None], vc / n[:, None]
+    return (acc / n_steps).numpy()
+
+
+def s_grid(n: int, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
+    """n points in [lo, hi] (np.linspace) with the point nearest to 1 replaced by exactly 1.0."""
+    s = np.linspace(lo, hi, n)
+    s[np.argmin(np.abs(s - 1.0))] = 1.0
+    return s
+
+
+def separation_time(W: torch.Tensor, eps: float = 1e-10, thresh: float = 1e-3, n_steps: int = 400) -> int:
+    """First step at which two trajectories started eps apart in h[0] differ by > thresh (-1 if never)."""
+    h0 = torch.tensor([[0.5, 0.5], [0.5 + eps, 0.5]], dtype=W.dtype)
+    y = simulate(W.expand(2, 8, 2), n_steps, h0=h0, c0=torch.full((2, 2), 0.5, dtype=W.dtype))
+    d = (y[0] - y[1]).norm(dim=1)
+    idx = torch.nonzero(d > thresh)
+    return int(idx[0, 0]) + 1 if len(idx) else -1
+
+
+def long_run_spread(W: torch.Tensor, n_starts: int = 200, n_steps: int = 2000, seed: int = 0):
+    """From n_starts random (h0, c0) ~ U[-1,1]^2 at one W (8, 2): returns (min over starts of the
+    temporal std of h[0] over the second half, spread (max-min) of final h[0] across starts)."""
+    g = torch.Generator().manual_seed(seed)
+    h0 = 2 * torch.rand(n_starts, 2, generator=g, dtype=W.dtype) - 1
+    c0 = 2 * torch.rand(n_starts, 2, generator=g, dtype=W.dtype) - 1
+    y = simulate(W.expand(n_starts, 8, 2), n_steps, h0=h0, c0=c0)[:, n_steps // 2:, 0]
+    return float(y.std(1).min()), float(y[:, -1].max() - y[:, -1].min())

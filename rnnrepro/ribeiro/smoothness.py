@@ -1,0 +1,180 @@
+"""Growth of the Lipschitz constants of V and ∇V with the horizon N (Theorem 1, Ribeiro et al.).
+
+Three regimes:
+- vanilla tanh RNN x_{t+1} = tanh(W x_t + U u_t + b), ŷ_t = C x_t (contractive or expansive teacher);
+- the rotation RNN x_{t+1} = R(ω) x_t (marginal, closed form);
+- the chaotic LSTM along θ(s) = s·θ_true (first and second derivative in s by autograd).
+All float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from . import chaotic_lstm as cl
+
+
+def tanh_teacher(n_x: int, gain: float, kind: str, seed: int = 0):
+    """Teacher parameters dict(W (n,n), U (n,1), b (n,), C (1,n)).
+
+    kind "orthogonal": W = gain·Q (Q orthogonal, ‖W‖₂ = gain); "gaussian": W = gain·G/√n.
+    """
+    g = torch.Generator().manual_seed(seed)
+    G = torch.randn(n_x, n_x, generator=g, dtype=torch.float64)
+    if kind == "orthogonal":
+        W = gain * torch.linalg.qr(G)[0]
+    elif kind == "gaussian":
+        W = gain * G / n_x ** 0.5
+    else:
+        raise ValueError(kind)
+    U = torch.randn(n_x, 1, generator=g, dtype=torch.float64)
+    C = torch.randn(1, n_x, generator=g, dtype=torch.float64) / n_x ** 0.5
+    return dict(W=W, U=U, b=torch.zeros(n_x, dtype=torch.float64), C=C)
+
+
+def perturb(theta: dict, k: int, radius: float, seed: int = 1) -> dict:
+    """k parameter sets θ + radius·ξ/‖ξ‖ (per-tensor unit Gaussian directions); tensors get a leading K dim."""
+    g = torch.Generator().manual_seed(seed)
+    out = {}
+    for name, v in theta.items():
+        xi = torch.randn((k,) + tuple(v.shape), generator=g, dtype=v.dtype)
+        xi = xi / xi.flatten(1).norm(dim=1).view((k,) + (1,) * v.dim())
+        out[name] = v[None] + radius * xi
+    return out
+
+
+def tanh_rnn_outputs(theta: dict, u: torch.Tensor, x0: torch.Tensor) -> torch.Tensor:
+    """Outputs ŷ_1..ŷ_N of the batched tanh RNN. theta tensors (K, ...); u (N, 1); x0 (n,). Returns (K, N)."""
+    K = theta["W"].shape[0]
+    x = x0.expand(K, -1)
+    ys = []
+    for t in range(u.shape[0]):
+        x = torch.tanh(torch.einsum("kij,kj->ki", theta["W"], x) + theta["U"][:, :, 0] * u[t] + theta["b"])
+        ys.append(torch.einsum("kij,kj->ki", theta["C"], x)[:, 0])
+    return torch.stack(ys, 1)
+
+
+def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns) -> np.ndarray:
+    """G(N) = max_k ‖∇_θ V_N(θ_k)‖ with V_N = mean_t (ŷ_t − y_t)², for each N in Ns. y (N_max,)."""
+    out = []
+    for N in Ns:
+        th = {k: v.clone().requires_grad_(True) for k, v in theta_k.items()}
+        V = ((tanh_rnn_outputs(th, u[:N], x0) - y[:N]) ** 2).mean(1)
+        grads = torch.autograd.grad(V.sum(), list(th.values()))
+        sq = sum(gr.flatten(1).pow(2).sum(1) for gr in grads)
+        out.append(float(sq.sqrt().max()))
+    return np.array(out)
+
+
+def tanh_lyapunov(theta: dict, u: torch.Tensor, x0: torch.Tensor, burn: int = 100, seed: int = 0) -> np.ndarray:
+    """Largest Lyapunov exponent of x_{t+1} = tanh(W x + U u_t + b) along the input sequence u, per θ_k (K,)."""
+    K = theta["W"].shape[0]
+    x = x0.expand(K, -1)
+    v = torch.randn(K, x0.shape[0], generator=torch.Generator().manual_seed(seed), dtype=x0.dtype)
+    acc = torch.zeros(K, dtype=x0.dtype)
+    for t in range(u.shape[0]):
+        x = torch.tanh(torch.einsum("kij,kj->ki", theta["W"], x) + theta["U"][:, :, 0] * u[t] + theta["b"])
+        v = (1 - x * x) * torch.einsum("kij,kj->ki", theta["W"], v)
+        n = v.norm(dim=1)
+        if t >= burn:
+            acc += torch.log(n)
+        v = v / n[:, None]
+    return (acc / (u.shape[0] - burn)).numpy()
+
+
+def jacobian_norms(theta: dict, u: torch.Tensor, x0: torch.Tensor):
+    """Along the trajectory of one tanh RNN (θ tensors without K dim): per step the state constant
+    ‖∂f/∂x‖₂, the bias block ‖∂f/∂b‖₂ and the joint ‖[∂f/∂x, ∂f/∂(W,U,b)]‖₂. Returns three (N,) arrays."""
+    W, U, b = theta["W"], theta["U"], theta["b"]
+    x = x0
+    Lx, Lb, Lj = [], [], []
+    for t in range(u.shape[0]):
+        xn = torch.tanh(W @ x + U[:, 0] * u[t] + b)
+        D = 1 - xn * xn
+        A = D[:, None] * W
+        Lx.append(float(torch.linalg.matrix_norm(A, 2)))
+        Lb.append(float(D.abs().max()))
+        # [A, B][A, B]^T = A A^T + diag(D)^2 (‖x‖² + ‖u‖² + 1): B = ∂f/∂(W, U, b)
+        M = A @ A.T + torch.diag(D * D) * (x @ x + u[t, 0] ** 2 + 1)
+        Lj.append(float(torch.linalg.eigvalsh(M)[-1].sqrt()))
+        x = xn
+    return np.array(Lx), np.array(Lb), np.array(Lj)
+
+
+def rotation_derivative_sups(Ns, delta_max: float = 0.05, n_grid: int = 20001, chunk: int = 2001):
+    """Rotation RNN with ŷ = x, x0 = (1, 0), V_N(δ) = 2 − (2/N) Σ_{t=1}^N cos(tδ) (δ = ω − ω*).
+
+    Returns (G, H): sup over a δ-grid of |V_N'| and |V_N''| for each N in Ns (closed forms
+    V' = (2/N) Σ t sin(tδ), V'' = (2/N) Σ t² cos(tδ))."""
+    d = np.linspace(-delta_max, delta_max, n_grid)
+    G, H = [], []
+    for N in Ns:
+        t = np.arange(1, N + 1, dtype=float)
+        g1 = h1 = 0.0
+        for k in range(0, n_grid, chunk):
+            td = np.outer(d[k:k + chunk], t)
+            g1 = max(g1, np.abs((2 / N) * (np.sin(td) * t).sum(1)).max())
+            h1 = max(h1, np.abs((2 / N) * (np.cos(td) * t * t).sum(1)).max())
+        G.append(g1)
+        H.append(h1)
+    return np.array(G), np.array(H)
+
+
+def rotation_autograd_derivative(omega: float, omega_star: float, N: int) -> tuple[float, float]:
+    """dV_N/dω by autograd through a simulated rotation RNN and by the closed form; returns both."""
+    w = torch.tensor(omega, dtype=torch.float64, requires_grad=True)
+    ws = torch.tensor(omega_star, dtype=torch.float64)
+    x = torch.tensor([1.0, 0.0], dtype=torch.float64)
+    y = x.clone()
+    V = 0.0
+    for _ in range(N):
+        x = torch.stack([torch.cos(w) * x[0] - torch.sin(w) * x[1], torch.sin(w) * x[0] + torch.cos(w) * x[1]])
+        y = torch.stack([torch.cos(ws) * y[0] - torch.sin(ws) * y[1], torch.sin(ws) * y[0] + torch.cos(ws) * y[1]])
+        V = V + ((x - y) ** 2).sum()
+    V = V / N
+    (g,) = torch.autograd.grad(V, w)
+    t = np.arange(1, N + 1)
+    return float(g), float((2 / N) * (t * np.sin(t * (omega - omega_star))).sum())
+
+
+def lstm_line_derivatives(s, Ns, W0=None):
+    """Chaotic LSTM, V_N(s) = mean_{t≤N} ‖h_t(s·W0) − h_t(W0)‖² (no burn-in).
+
+    Returns (dV (len(Ns), S), d2V (len(Ns), S)): first and second derivatives in s by autograd."""
+    W0 = cl.theta_true() if W0 is None else W0
+    d1, d2 = [], []
+    for N in Ns:
+        sv = torch.as_tensor(np.asarray(s, float)).clone().requires_grad_(True)
+        y = cl.simulate(W0[None], N)
+        V = ((cl.simulate(sv[:, None, None] * W0[None], N) - y) ** 2).sum(2).mean(1)
+        (g,) = torch.autograd.grad(V.sum(), sv, create_graph=True)
+        (h,) = torch.autograd.grad(g.sum(), sv)
+        d1.append(g.detach().numpy())
+        d2.append(h.numpy())
+    return np.array(d1), np.array(d2)
+
+
+def lstm_jacobian_sup(s, n_steps: int = 200) -> float:
+    """sup over s and the trajectory from (h0, c0) of ‖∂(h,c)_{t+1}/∂(h,c)_t‖₂ for the chaotic LSTM at s·θ_true.
+
+    The 4x4 Jacobian is assembled from four analytic JVPs (chaotic_lstm.step_tangent)."""
+    W = torch.as_tensor(np.asarray(s, float))[:, None, None] * cl.theta_true()[None]
+    P = W.shape[0]
+    h = torch.full((P, 2), 0.5, dtype=torch.float64)
+    c = h.clone()
+    eye = torch.eye(4, dtype=torch.float64)
+    best = 0.0
+    for _ in range(n_steps):
+        cols = []
+        for k in range(4):
+            e = eye[k].expand(P, 4)
+            _, _, vh, vc = cl.step_tangent(h, c, e[:, :2], e[:, 2:], W)
+            cols.append(torch.cat([vh, vc], 1))
+        J = torch.stack(cols, 2)
+        best = max(best, float(torch.linalg.matrix_norm(J, 2).max()))
+        h, c = cl.step(h, c, W)
+    return best
+
+
+

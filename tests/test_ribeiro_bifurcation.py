@@ -1,0 +1,30 @@
+import numpy as np
+import torch
+
+from rnnrepro.ribeiro import bifurcation as bif
+
+
+def test_classify():
+    t = np.arange(200)
+    assert bif.classify(np.ones((3, 200)))[0] == "fixed"
+    per = np.tile(np.sin(2 * np.pi * t / 7)[None], (3, 1))
+    lab, sp, period = bif.classify(per)
+    assert lab == "periodic" and period == 7 and sp > 0.5
+    rng = np.random.default_rng(0)
+    assert bif.classify(rng.standard_normal((3, 200)))[0] == "aperiodic"
+    assert bif.smallest_period(np.array([1.0, 2.0] * 50)) == 2
+    two = np.array([np.full(200, 1.0), np.full(200, -1.0)])
+    assert bif.classify(two)[0] == "multistable"
+
+
+def test_steady_states_contractive_lstm_is_fixed():
+    P, H, I = 2, 3, 2
+    g = torch.Generator().manual_seed(0)
+    W_ih = 0.1 * torch.randn(P, 4 * H, I, generator=g, dtype=torch.float64)
+    W_hh = 0.1 * torch.randn(P, 4 * H, H, generator=g, dtype=torch.float64)
+    b = torch.zeros(P, 4 * H, dtype=torch.float64)
+    out, cmax = bif.steady_states(W_ih, W_hh, b, b, torch.eye(2, dtype=torch.float64), lambda h: h[..., :1],
+                                  n_ic=4, n_steps=300, burn=200)
+    assert out.shape == (P, 2, 4, 100, 1) and cmax.shape == (P, 2, 4)
+    labels, spreads = bif.classify_all(out)
+    assert (labels == "fixed").all() and spreads.max() < 1e-8

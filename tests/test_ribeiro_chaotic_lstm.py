@@ -1,0 +1,55 @@
+import torch
+
+from rnnrepro.ribeiro import chaotic_lstm as cl
+
+
+def test_printed_weights_flip_two_signs():
+    a, b = cl.theta_true(), cl.theta_true(printed=True)
+    diff = torch.nonzero(a != b).tolist()
+    assert diff == [[0, 1], [7, 1]]
+    assert a[0, 1] == -4 and b[0, 1] == 4 and a[7, 1] == -7 and b[7, 1] == 7
+
+
+def test_step_matches_torch_lstm():
+    W = cl.theta_true()
+    m = torch.nn.LSTM(1, 2, bias=False).double()
+    with torch.no_grad():
+        m.weight_hh_l0.copy_(W)
+        m.weight_ih_l0.zero_()
+        out, _ = m(torch.zeros(30, 1, 1, dtype=torch.float64),
+                   (torch.full((1, 1, 2), 0.5, dtype=torch.float64), torch.full((1, 1, 2), 0.5, dtype=torch.float64)))
+    ours = cl.simulate(W[None], 30)[0]
+    assert torch.allclose(ours, out[:, 0], atol=1e-14)
+
+
+def test_batch_rows_are_bit_identical_and_cost_zero_at_true():
+    s = cl.s_grid(101)
+    assert (s == 1.0).sum() == 1 and len(s) == 101
+    V, traj = cl.line_cost(s, cl.theta_true(), n_steps=150, burn=50)
+    assert V[s == 1.0][0] == 0.0
+    assert traj.shape == (101, 100)
+
+
+def test_step_tangent_matches_autograd_jvp():
+    W = (1.1 * cl.theta_true())[None].expand(3, 8, 2)
+    g = torch.Generator().manual_seed(0)
+    h, c, vh, vc = (torch.randn(3, 2, generator=g, dtype=torch.float64) for _ in range(4))
+    _, _, th, tc = cl.step_tangent(h, c, vh, vc, W)
+    _, (jh, jc) = torch.func.jvp(lambda a, b: cl.step(a, b, W), (h, c), (vh, vc))
+    assert torch.allclose(th, jh, atol=1e-13) and torch.allclose(tc, jc, atol=1e-13)
+
+
+def test_lyapunov_sign_chaotic_vs_fixed_point():
+    W = torch.stack([cl.theta_true(), 0.6 * cl.theta_true()])
+    lam = cl.lyapunov(W, n_steps=2000, burn=200)
+    assert lam[0] > 0.1 and lam[1] < -0.1
+
+
+def test_plane_cost_zero_at_true_and_separation():
+    W0, Wr = cl.theta_true(), torch.ones(8, 2, dtype=torch.float64)
+    V = cl.plane_cost([0.5, 1.0], [0.0, 0.1], W0, Wr, n_steps=120, burn=20)
+    assert V.shape == (2, 2) and V[1, 0] == 0.0 and V[0, 0] > 0
+    assert 0 < cl.separation_time(W0) <= 200
+    assert cl.separation_time(0.6 * W0) == -1
+    std_min, spread = cl.long_run_spread(W0, n_starts=20, n_steps=600)
+    assert std_min > 0.01 and spread > 0.01

@@ -1,0 +1,72 @@
+import numpy as np
+import torch
+
+from rnnrepro.ribeiro import smoothness as sm
+
+
+def test_teacher_norm_and_perturb_radius():
+    th = sm.tanh_teacher(16, 0.8, "orthogonal", 0)
+    assert abs(torch.linalg.matrix_norm(th["W"], 2) - 0.8) < 1e-12
+    tk = sm.perturb(th, 4, 0.05)
+    d = (tk["W"] - th["W"][None]).flatten(1).norm(dim=1)
+    assert torch.allclose(d, torch.full((4,), 0.05, dtype=torch.float64))
+
+
+def test_grad_sup_matches_finite_difference():
+    th = sm.tanh_teacher(4, 0.8, "orthogonal", 0)
+    u = torch.randn(20, 1, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    x0 = torch.full((4,), 0.5, dtype=torch.float64)
+    y = torch.zeros(20, dtype=torch.float64)
+    one = {k: v[None] for k, v in th.items()}
+    G = sm.grad_sup(one, y, u, x0, [20])[0]
+    # directional finite difference along b
+    e = 1e-6
+    def V(db):
+        t = {k: v.clone() for k, v in one.items()}
+        t["b"] = t["b"] + db
+        return float(((sm.tanh_rnn_outputs(t, u, x0)) ** 2).mean())
+    db = torch.zeros(1, 4, dtype=torch.float64)
+    db[0, 0] = e
+    fd = (V(db) - V(-db)) / (2 * e)
+    assert G >= abs(fd) - 1e-8
+
+
+def test_jacobian_norms_ordering():
+    th = sm.tanh_teacher(8, 0.8, "orthogonal", 0)
+    u = torch.randn(10, 1, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    Lx, Lb, Lj = sm.jacobian_norms(th, u, torch.full((8,), 0.5, dtype=torch.float64))
+    assert (Lx <= 0.8 + 1e-12).all() and (Lj >= Lb).all() and (Lj >= Lx).all()
+
+
+def test_rotation_closed_form_and_autograd():
+    g_auto, g_closed = sm.rotation_autograd_derivative(0.31, 0.3, 50)
+    assert abs(g_auto - g_closed) < 1e-10
+    G, H = sm.rotation_derivative_sups([50, 100], n_grid=2001)
+    assert G[1] > G[0] and H[1] > H[0]
+
+
+def test_tanh_lyapunov_linear_regime():
+    th = sm.tanh_teacher(8, 0.5, "orthogonal", 0)
+    th["U"] = th["U"] * 0
+    u = torch.zeros(300, 1, dtype=torch.float64)
+    lam = sm.tanh_lyapunov({k: v[None] for k, v in th.items()}, u, torch.zeros(8, dtype=torch.float64))
+    assert abs(lam[0] - np.log(0.5)) < 1e-6
+
+
+def test_lstm_line_derivatives_vs_finite_difference():
+    s = np.array([0.7, 1.2])
+    d1, d2 = sm.lstm_line_derivatives(s, [20])
+    from rnnrepro.ribeiro import chaotic_lstm as cl
+    W = cl.theta_true()
+    y = cl.simulate(W[None], 20)
+    def V(x):
+        yh = cl.simulate(torch.tensor([[[x]]], dtype=torch.float64) * W[None], 20)
+        return float(((yh - y) ** 2).sum(2).mean())
+    e = 1e-5
+    for i, x in enumerate(s):
+        assert abs(d1[0, i] - (V(x + e) - V(x - e)) / (2 * e)) < 1e-5 * max(1, abs(d1[0, i]))
+        assert abs(d2[0, i] - (V(x + e) - 2 * V(x) + V(x - e)) / e ** 2) < 1e-2 * max(1, abs(d2[0, i]))
+
+
+def test_lstm_jacobian_sup():
+    assert sm.lstm_jacobian_sup([1.0], n_steps=20) > 1
