@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..lyapunov import largest_lyapunov
+
 #: A.1 weights with the signs of the authors' code (W_hi[0,1] = -4, W_ho[1,1] = -7).
 W_HI = [[-1.0, -4.0], [-3.0, -2.0]]
 W_HF = [[-2.0, 6.0], [0.0, -6.0]]
@@ -96,23 +98,16 @@ def step_tangent(h, c, vh, vc, W):
 def lyapunov(W: torch.Tensor, n_steps: int = 3000, burn: int = 500, seed: int = 0) -> np.ndarray:
     """Largest Lyapunov exponent (per step) of the 4-D map (h, c) for each W (P, 8, 2).
 
-    Tangent propagation (analytic JVP, :func:`step_tangent`) with renormalisation at every step,
-    from (h0, c0); the first ``burn`` steps are not averaged. Returns (P,) numpy.
+    :func:`rnnrepro.lyapunov.largest_lyapunov` on the state z = [h, c] (P, 1, 4) from (h0, c0), with
+    the analytic tangent step :func:`step_tangent`; the first ``burn`` steps are not averaged.
+    Returns (P,) numpy.
     """
-    P = W.shape[0]
-    g = torch.Generator().manual_seed(seed)
-    h = torch.full((P, 2), H0[0], dtype=W.dtype)
-    c = h.clone()
-    v = torch.randn(P, 4, generator=g, dtype=W.dtype)
-    vh, vc = v[:, :2], v[:, 2:]
-    acc = torch.zeros(P, dtype=W.dtype)
-    for t in range(n_steps + burn):
-        h, c, vh, vc = step_tangent(h, c, vh, vc, W)
-        n = torch.sqrt((vh * vh).sum(1) + (vc * vc).sum(1))
-        if t >= burn:
-            acc += torch.log(n)
-        vh, vc = vh / n[:, None], vc / n[:, None]
-    return (acc / n_steps).numpy()
+    def tangent(z, v):
+        h, c, vh, vc = step_tangent(z[:, 0, :2], z[:, 0, 2:], v[:, 0, :2], v[:, 0, 2:], W)
+        return torch.cat([h, c], -1)[:, None], torch.cat([vh, vc], -1)[:, None]
+
+    z0 = torch.full((W.shape[0], 1, 4), H0[0], dtype=W.dtype)
+    return largest_lyapunov(None, z0, n_steps, burn, seed=seed, tangent=tangent)[:, 0].numpy()
 
 
 def s_grid(n: int, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
