@@ -70,9 +70,18 @@ def ledger_status(path: Path) -> str:
     return f"{ledger['profile']}: {counts} ({ledger['created_utc']})"
 
 
+def last_ledger(chapter, out: str | None) -> Path:
+    """The chapter's ledger in ``out``, or else the newer of the CLI's and the book build's."""
+    if out is not None:
+        return Path(out) / f"{chapter.key}.ledger.json"
+    candidates = [DEFAULT_OUT / f"{chapter.key}.ledger.json",
+                  REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent / f"{chapter.key}.ledger.json"]
+    return max(candidates, key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)
+
+
 def _cmd_list(args) -> int:
     for chapter in all_chapters().values():
-        status = ledger_status(Path(args.out) / f"{chapter.key}.ledger.json")
+        status = ledger_status(last_ledger(chapter, args.out))
         print(f"{chapter.key:10s} {chapter.title}\n{'':10s} profiles: {', '.join(PROFILES)}; "
               f"{len(chapter.params)} parameters; last run: {status}")
     return 0
@@ -105,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
-    p_list.add_argument("--out", default=str(DEFAULT_OUT), help="folder of the runs (default: _build/runs)")
+    p_list.add_argument("--out", default=None,
+                        help="folder of the runs (default: the newer of _build/runs and the book build)")
     p_list.set_defaults(func=_cmd_list)
     p_run = sub.add_parser("run", help="execute a chapter with papermill and check its claims")
     p_run.add_argument("chapter", help="chapter key (see `list`)")

@@ -47,3 +47,9 @@ def test_ledger_status(tmp_path):
     (tmp_path / "x.json").write_text('{"profile": "fast", "counts": {"reproduced": 2, "partial": 0}, '
                                      '"created_utc": "2026-01-01T00:00:00+00:00"}')
     assert cli.ledger_status(tmp_path / "x.json") == "fast: 2 reproduced (2026-01-01T00:00:00+00:00)"
+
+
+def test_last_ledger_prefers_out_then_the_newest(tmp_path):
+    chapter = get_chapter("dynamics")
+    assert cli.last_ledger(chapter, str(tmp_path)) == tmp_path / "dynamics.ledger.json"
+    assert cli.last_ledger(chapter, None).name == "dynamics.ledger.json"
