@@ -128,7 +128,7 @@ class Ledger:
         :mod:`rnnrepro.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
         value (a number or a short text) or None where the paper gives none.
         """
-        self._check_id(id, [c.id for c in self.claims])
+        self._check_id(id)
         if status not in STATUSES:
             raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES}")
         measured, control = plain(measured), plain(control)
@@ -151,7 +151,7 @@ class Ledger:
 
     def value(self, name: str, value: Any) -> Any:
         """Record and glue a number used in the prose under ``name`` (``<key>.<item>.<name>``)."""
-        self._check_id(name, list(self.values))
+        self._check_id(name)
         value = plain(value)
         if not isinstance(value, (bool, int, float, str)):
             raise TypeError(f"value {name}: expected a number, bool or str, got {type(value).__name__}")
@@ -240,7 +240,9 @@ class Ledger:
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
         return ClaimsTable(self.table_markdown(), self.summary())
 
-    def _check_id(self, name: str, taken: list[str]) -> None:
+    def _check_id(self, name: str) -> None:
+        """Claims and values share one glue namespace: ids are unique across both."""
+        taken = {c.id for c in self.claims} | set(self.values)
         if not _ID.match(name) or name.split(".")[0] != self.chapter.key:
             raise ValueError(f"id {name!r} must look like {self.chapter.key}.<paper item>.<name> "
                              f"(lowercase letters, digits, _)")

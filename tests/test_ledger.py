@@ -64,6 +64,8 @@ def test_ids_are_unique(ledger):
     ledger.value("demo.a.n", 3)
     with pytest.raises(ValueError, match="used twice"):
         ledger.value("demo.a.n", 4)
+    with pytest.raises(ValueError, match="used twice"):
+        ledger.value("demo.a.b", 4)   # a value may not take a claim's glue name
 
 
 def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
