@@ -52,8 +52,9 @@ def _unit(v: Tensor) -> tuple[Tensor, Tensor]:
     return v / norm, norm.squeeze(-1)
 
 
-def largest_lyapunov(f: Callable[[Tensor], Tensor], h0: Tensor, n_steps: int, n_burn: int = 200, *,
-                     v0: Tensor | None = None, seed: int = 0, tangent: Tangent | None = None,
+def largest_lyapunov(f: Callable[..., Tensor] | None, h0: Tensor, n_steps: int, n_burn: int = 200, *,
+                     inputs: Tensor | None = None, v0: Tensor | None = None, seed: int = 0,
+                     tangent: Callable[..., tuple[Tensor, Tensor]] | None = None,
                      return_log_growth: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Largest Lyapunov exponent (nats per step) of ``h -> f(h)`` for every trajectory.
 
@@ -62,6 +63,8 @@ def largest_lyapunov(f: Callable[[Tensor], Tensor], h0: Tensor, n_steps: int, n_
     h0: (P, B, H). The state and a unit tangent vector (``v0``, or Gaussian from ``seed``) are
     first propagated ``n_burn`` steps (the tangent aligns with the leading direction), then the
     exponent is the mean of ``log ||J v||`` over ``n_steps`` steps, renormalising ``v`` every step.
+    With ``inputs`` (n_burn + n_steps, ...) the map is driven: step t uses ``f(h, inputs[t])`` and
+    ``tangent(h, v, inputs[t])``.
     Returns (P, B); with ``return_log_growth`` also the per-step log growths (n_steps, P, B).
     The Jacobian-vector products use ``reverse_jvp(f)`` unless ``tangent(h, v) -> (f(h), J v)`` is
     given (an analytic one is several times faster). A state that overflows
@@ -71,6 +74,8 @@ def largest_lyapunov(f: Callable[[Tensor], Tensor], h0: Tensor, n_steps: int, n_
         raise ValueError(f"h0 must have shape (P, B, H), got {tuple(h0.shape)}")
     if n_steps < 1 or n_burn < 0:
         raise ValueError(f"need n_steps >= 1 and n_burn >= 0, got n_steps={n_steps}, n_burn={n_burn}")
+    if inputs is not None and inputs.shape[0] != n_burn + n_steps:
+        raise ValueError(f"inputs must have n_burn + n_steps = {n_burn + n_steps} time steps, got {inputs.shape[0]}")
     if v0 is None:
         gen = torch.Generator().manual_seed(seed)
         v0 = torch.randn(h0.shape, generator=gen, dtype=h0.dtype).to(h0.device)
@@ -78,15 +83,23 @@ def largest_lyapunov(f: Callable[[Tensor], Tensor], h0: Tensor, n_steps: int, n_
         raise ValueError(f"v0 must have the shape of h0 {tuple(h0.shape)}, got {tuple(v0.shape)}")
     if f is None and tangent is None:
         raise ValueError("give the map f or its tangent function")
-    tangent = reverse_jvp(f) if tangent is None else tangent
+
+    def step_at(t: int) -> Tangent:
+        if inputs is None:
+            return reverse_jvp(f) if tangent is None else tangent
+        x = inputs[t]
+        if tangent is None:
+            return reverse_jvp(lambda h: f(h, x))
+        return lambda h, v: tangent(h, v, x)
+
     h, v = h0.detach(), _unit(v0.detach())[0]
     with torch.no_grad():
-        for _ in range(n_burn):
-            h, v = _checked_step(tangent, h, v)
+        for t in range(n_burn):
+            h, v = _checked_step(step_at(t), h, v)
             v = _unit(v)[0]
         growth = []
-        for _ in range(n_steps):
-            h, v = _checked_step(tangent, h, v)
+        for t in range(n_burn, n_burn + n_steps):
+            h, v = _checked_step(step_at(t), h, v)
             v, norm = _unit(v)
             growth.append(torch.log(norm))
     log_growth = torch.stack(growth)

@@ -96,3 +96,16 @@ def test_errors():
         largest_lyapunov(lambda h: h.expand(2, 2, 3) * 1.0, h0, 5)
     with pytest.raises(ValueError, match="give the map"):
         largest_lyapunov(None, h0, 5)
+
+
+def test_driven_map_uses_each_input_once():
+    # h_{t+1} = x_t h_t (1-D): the exponent over the averaged steps is the mean of log x_t
+    x = torch.exp(torch.linspace(-1.0, 0.5, 30, dtype=torch.float64)).view(30, 1, 1, 1)
+    h0 = torch.ones(1, 1, 1, dtype=torch.float64)
+    expected = torch.log(x[10:]).mean()
+    lam = largest_lyapunov(lambda h, xt: xt * h, h0, n_steps=20, n_burn=10, inputs=x)
+    assert torch.allclose(lam, expected.expand(1, 1))
+    lam_t = largest_lyapunov(None, h0, n_steps=20, n_burn=10, inputs=x, tangent=lambda h, v, xt: (xt * h, xt * v))
+    assert torch.allclose(lam_t, lam)
+    with pytest.raises(ValueError, match="n_burn \\+ n_steps"):
+        largest_lyapunov(lambda h, xt: xt * h, h0, n_steps=5, n_burn=10, inputs=x)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..cells import affine
+from ..lyapunov import largest_lyapunov
 from . import chaotic_lstm as cl
 
 
@@ -68,19 +70,20 @@ def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, 
 
 
 def tanh_lyapunov(theta: dict, u: torch.Tensor, x0: torch.Tensor, burn: int = 100, seed: int = 0) -> np.ndarray:
-    """Largest Lyapunov exponent of x_{t+1} = tanh(W x + U u_t + b) along the input sequence u, per θ_k (K,)."""
-    K = theta["W"].shape[0]
-    x = x0.expand(K, -1)
-    v = torch.randn(K, x0.shape[0], generator=torch.Generator().manual_seed(seed), dtype=x0.dtype)
-    acc = torch.zeros(K, dtype=x0.dtype)
-    for t in range(u.shape[0]):
-        x = torch.tanh(torch.einsum("kij,kj->ki", theta["W"], x) + theta["U"][:, :, 0] * u[t] + theta["b"])
-        v = (1 - x * x) * torch.einsum("kij,kj->ki", theta["W"], v)
-        n = v.norm(dim=1)
-        if t >= burn:
-            acc += torch.log(n)
-        v = v / n[:, None]
-    return (acc / (u.shape[0] - burn)).numpy()
+    """Largest Lyapunov exponent of x_{t+1} = tanh(W x + U u_t + b) along the input sequence u, per θ_k (K,).
+
+    :func:`rnnrepro.lyapunov.largest_lyapunov` driven by u (T, 1), with the analytic tangent
+    v' = (1 − x'²) ⊙ W v; the first ``burn`` steps are not averaged.
+    """
+    W, U, b = theta["W"], theta["U"][:, :, 0], theta["b"]
+
+    def tangent(x, v, u_t):
+        x1 = torch.tanh(affine(x, W, b) + (U * u_t)[:, None])
+        return x1, (1 - x1 * x1) * affine(v, W)
+
+    x = x0.expand(W.shape[0], 1, -1)
+    lam = largest_lyapunov(None, x, u.shape[0] - burn, burn, inputs=u, seed=seed, tangent=tangent)
+    return lam[:, 0].numpy()
 
 
 def jacobian_norms(theta: dict, u: torch.Tensor, x0: torch.Tensor):
