@@ -6,6 +6,10 @@ import torch
 
 Tensor = torch.Tensor
 
+#: Distances below this are float64 round-off for states of size about one (a few hundred ulps):
+#: bounds such as L^t d_0 cannot be checked below it.
+ROUNDOFF_FLOOR = 1e-12
+
 
 def spread(states: Tensor) -> Tensor:
     """Largest distance of the trajectories at one time from their mean: (P, B, H) -> (P,)."""
@@ -23,7 +27,7 @@ def pairwise_distances(traj: Tensor) -> Tensor:
     return torch.linalg.vector_norm(traj[:, :, 1:] - traj[:, :, :-1], dim=-1)
 
 
-def worst_rate(distances: Tensor, floor: float = 1e-250) -> Tensor:
+def worst_rate(distances: Tensor, floor: float = ROUNDOFF_FLOOR) -> Tensor:
     """Largest per-step factor ``(d_t / d_0)^(1/t)`` over times t ≥ 1 and pairs: (T+1, P, M) -> (P,).
 
     A contraction with constant L keeps this at most L. Distances below ``floor`` (the trajectories

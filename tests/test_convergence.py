@@ -32,6 +32,10 @@ def test_worst_rate_and_envelope():
 def test_merged_trajectories_are_skipped():
     d = torch.tensor([1.0, 0.1, 0.0, 0.0]).view(-1, 1, 1)
     assert torch.isclose(convergence.worst_rate(d), torch.tensor(0.1))
+    # at round-off the distance stops shrinking; that must not count as a slower rate
+    d = torch.tensor([1.0, 0.1] + [1e-16] * 40).view(-1, 1, 1)
+    assert torch.isclose(convergence.worst_rate(d), torch.tensor(0.1))
+    assert convergence.worst_rate(d, floor=0.0).item() > 0.3   # (1e-16)^(1/41)
 
 
 def test_bad_shape():
