@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .chapters import all_chapters, get_chapter
 from .errors import ConfigError, RnnreproError
+from .ledger import counts_line
 from .paths import OUT_ENV, REPO
 from .profiles import PROFILES, check_profile
 
@@ -66,8 +67,7 @@ def ledger_status(path: Path) -> str:
     if not path.is_file():
         return "not run"
     ledger = json.loads(path.read_text())
-    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n)
-    return f"{ledger['profile']}: {counts} ({ledger['created_utc']})"
+    return f"{ledger['profile']}: {counts_line(ledger)} ({ledger['created_utc']})"
 
 
 def last_ledger(chapter, out: str | None) -> Path:
@@ -105,8 +105,8 @@ def _cmd_run(args) -> int:
     wall = time.perf_counter() - t0
     for claim in ledger["claims"]:
         print(f"  {claim['status']:15s} {claim['id']}")
-    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n)
-    print(f"{chapter.key}: {len(ledger['claims'])} claims ({counts}); every criterion held; {wall:.1f} s")
+    print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
+          f"(CPU: {ledger['environment']['cpu']['capability']})")
     return 0
 
 

@@ -2,8 +2,11 @@
 
 A claim pairs a statement of the paper with our measured value and a criterion. A failing criterion
 raises :class:`ClaimFailed`; a negative control that *passes* the criterion raises
-:class:`ControlPassed` (the check could not have failed). Each measured value is glued under the
-claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json`` and shows the
+:class:`ControlPassed` (the check could not have failed). A row without a control names why
+(``no_control``). Two kinds of rows: *paper claims* (:meth:`Ledger.claim`, statuses
+:data:`STATUSES`, the headline counts) and *integrity checks* (:meth:`Ledger.check`: a shipped
+artefact re-verified, an autograd identity, an exact replay; status ``verified``). Each measured
+value is glued under the claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json`` and shows the
 claims table. See CONTRIBUTING.md for the notebook-side contract.
 """
 
@@ -24,12 +27,15 @@ from typing import Any, Callable
 import numpy as np
 
 from .data import sha256_file
+from .machine import cpu_info
 from .paths import REPO, output_dir
 from .plotting import unlabelled_axes
 from .profiles import Chapter, as_dict
 
 STATUSES = ("reproduced", "partial", "not reproduced", "erratum")
-SCHEMA_VERSION = 1
+KINDS = ("paper", "integrity")
+VERIFIED = "verified"     # the status of every integrity check that holds
+SCHEMA_VERSION = 2
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
 _PACKAGES = ("rnnrepro", "torch", "numpy", "scipy", "matplotlib", "jupyter-book", "myst-nb", "papermill")
 
@@ -59,6 +65,8 @@ class Claim:
     control_holds: bool | None = None
     fmt: str = ".4g"
     section: str = ""
+    kind: str = "paper"
+    no_control: str = ""
 
     def shown(self, value: Any) -> str:
         """``value`` formatted with the claim's format (booleans and text as they are)."""
@@ -121,22 +129,48 @@ class Ledger:
             self._section = previous
 
     def claim(self, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
-              paper: Any = None, control: Any = None, control_note: str = "", fmt: str = ".4g") -> Claim:
-        """Check and record a claim; raise ClaimFailed / ControlPassed when the check fails.
+              paper: Any = None, control: Any = None, control_note: str = "", no_control: str = "",
+              fmt: str = ".4g") -> Claim:
+        """Check and record a paper claim; raise ClaimFailed / ControlPassed when the check fails.
 
         ``measured`` and ``control`` are numbers or booleans; ``criterion`` is an object of
         :mod:`rnnrepro.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
-        value (a number or a short text) or None where the paper gives none.
+        value (a number or a short text) or None where the paper gives none. Give either a
+        ``control`` (the same system with the hypothesis removed, which must fail the criterion) or
+        ``no_control``, the reason there is none (e.g. "identity", "upper bound that nothing natural
+        violates").
         """
-        self._check_id(id)
         if status not in STATUSES:
             raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES}")
+        return self._record("paper", id, statement, ref=ref, measured=measured, criterion=criterion,
+                            status=status, paper=paper, control=control, control_note=control_note,
+                            no_control=no_control, fmt=fmt)
+
+    def check(self, id: str, statement: str, *, measured: Any, criterion, ref: str = "(integrity)",
+              control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g") -> Claim:
+        """Check and record an integrity check (not a paper claim; status ``verified``).
+
+        For what the book itself guarantees: a shipped artefact re-verified within a stated round-off
+        tolerance, an autograd identity, an exact replay within one run. Same arguments and errors as
+        :meth:`claim`; integrity checks are kept out of the headline counts.
+        """
+        return self._record("integrity", id, statement, ref=ref, measured=measured, criterion=criterion,
+                            status=VERIFIED, paper=None, control=control, control_note=control_note,
+                            no_control=no_control, fmt=fmt)
+
+    def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
+                paper: Any, control: Any, control_note: str, no_control: str, fmt: str) -> Claim:
+        self._check_id(id)
         measured, control = plain(measured), plain(control)
         if not isinstance(measured, (bool, int, float)):
             raise TypeError(f"claim {id}: measured must be a number or a bool, got {type(measured).__name__}")
+        if (control is None) == (not no_control):
+            raise ValueError(f"claim {id}: give a negative control (control=...) or the reason there is "
+                             f"none (no_control=...), not both")
         claim = Claim(id=id, statement=statement, ref=ref, paper=plain(paper), measured=measured,
                       criterion=criterion.describe(), status=status, holds=criterion.holds(measured),
-                      control=control, control_note=control_note, fmt=fmt, section=self._section)
+                      control=control, control_note=control_note, fmt=fmt, section=self._section,
+                      kind=kind, no_control=no_control)
         if control is not None:
             claim.control_holds = criterion.holds(control)
         self.claims.append(claim)
@@ -186,24 +220,43 @@ class Ledger:
         return self._out or output_dir(self.chapter.notebook)
 
     def counts(self) -> dict[str, int]:
-        """Number of claims per status."""
-        return {s: sum(c.status == s for c in self.claims) for s in STATUSES}
+        """Number of paper claims per status (integrity checks are counted apart: :meth:`n_checks`)."""
+        return {s: sum(c.kind == "paper" and c.status == s for c in self.claims) for s in STATUSES}
+
+    def n_checks(self) -> int:
+        """Number of integrity checks."""
+        return sum(c.kind == "integrity" for c in self.claims)
 
     def summary(self) -> str:
         """Deterministic text summary: one line per claim (no timings, no paths)."""
         counts = ", ".join(f"{n} {s}" for s, n in self.counts().items() if n)
-        lines = [f"{self.chapter.key} [{self.params.profile}]: {len(self.claims)} claims ({counts})"]
+        n_paper = sum(self.counts().values())
+        lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims ({counts}); "
+                 f"{self.n_checks()} integrity checks"]
         lines += [f"  {c.id}: {c.status}; measured {c.shown(c.measured)} ({c.criterion})" for c in self.claims]
         return "\n".join(lines)
 
     def table_markdown(self) -> str:
-        """The claims table as MyST markdown: claim, reference and statement, paper, ours, criterion, status."""
-        rows = ["| claim | statement | paper | ours | criterion | status |", "|---|---|---|---|---|---|"]
-        for c in self.claims:
-            cells = [f"`{c.id}`", f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
-                     c.criterion, c.status]
-            rows.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
-        return "\n".join(rows)
+        """The claims tables as MyST markdown: paper claims, then integrity checks.
+
+        Columns: claim, reference and statement, paper, ours, criterion, status, and the negative
+        control (its value, or why there is none).
+        """
+        parts = []
+        for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
+            rows = [c for c in self.claims if c.kind == kind]
+            if not rows:
+                continue
+            lines = [f"**{title}** ({len(rows)})", "",
+                     "| claim | statement | paper | ours | criterion | status | control |",
+                     "|---|---|---|---|---|---|---|"]
+            for c in rows:
+                cells = [f"`{c.id}`", f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
+                         c.criterion, c.status, control_text(c.shown(c.control) if c.control is not None else None,
+                                                             c.control_note, c.no_control)]
+                lines.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
+            parts.append("\n".join(lines))
+        return "\n\n".join(parts)
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -220,9 +273,10 @@ class Ledger:
             "seeds": self.seeds,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "environment": {"python": platform.python_version(), "platform": platform.platform(),
-                            "packages": _versions()},
+                            "cpu": cpu_info(), "packages": _versions()},
             "wall_time_s": {"total": time.perf_counter() - self._t0, "sections": dict(self.sections)},
             "counts": self.counts(),
+            "integrity_checks": self.n_checks(),
             "claims": [_jsonable(asdict(c)) for c in self.claims],
             "values": _jsonable(self.values),
             "figures": self.figures,
@@ -261,6 +315,19 @@ class ClaimsTable:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def counts_line(ledger: dict) -> str:
+    """``"54 reproduced, 1 partial; 6 integrity checks"`` for a ledger JSON (see :meth:`Ledger.to_json`)."""
+    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n) or "no paper claims"
+    return f"{counts}; {ledger.get('integrity_checks', 0)} integrity checks"
+
+
+def control_text(shown: str | None, note: str, no_control: str) -> str:
+    """The control cell of a claims table: ``value (note)``, or ``none: reason``."""
+    if shown is None:
+        return f"none: {no_control}"
+    return f"{shown} ({note})" if note else shown
 
 
 def _versions() -> dict[str, str]:

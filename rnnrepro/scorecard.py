@@ -52,37 +52,54 @@ def _shown(value, fmt: str) -> str:
 
 
 def counts_table(ledgers: dict[str, dict]) -> str:
-    """Markdown table: claims per chapter and status, with totals."""
-    lines = [_row(["chapter", "profile", *STATUSES, "total"]), _row(["---"] * (len(STATUSES) + 3))]
+    """Markdown table: paper claims per chapter and status, with totals; integrity checks apart."""
+    lines = [_row(["chapter", "profile", *STATUSES, "paper claims", "integrity checks"]),
+             _row(["---"] * (len(STATUSES) + 4))]
     totals = dict.fromkeys(STATUSES, 0)
+    checks = 0
     for ledger in ledgers.values():
         counts = ledger["counts"]
         for s in STATUSES:
             totals[s] += counts.get(s, 0)
+        checks += ledger.get("integrity_checks", 0)
         lines.append(_row([ledger["title"], ledger["profile"], *(counts.get(s, 0) for s in STATUSES),
-                           len(ledger["claims"])]))
-    lines.append(_row(["**all**", "", *(totals[s] for s in STATUSES), sum(totals.values())]))
+                           sum(counts.get(s, 0) for s in STATUSES), ledger.get("integrity_checks", 0)]))
+    lines.append(_row(["**all**", "", *(totals[s] for s in STATUSES), sum(totals.values()), checks]))
     return "\n".join(lines)
 
 
+def _control_cell(claim: dict) -> str:
+    if claim.get("control") is None:
+        return f"none: {claim.get('no_control') or 'not given'}"
+    return "fails the criterion" + (f" ({claim['control_note']})" if claim.get("control_note") else "")
+
+
 def claims_table(ledgers: dict[str, dict]) -> str:
-    """Markdown: one section per chapter, a table of its claims with the paper's value next to ours."""
+    """Markdown: per chapter, its paper claims (paper's value next to ours), then its integrity checks."""
     parts = []
     for ledger in ledgers.values():
-        lines = [f"### {ledger['title']}", "", _row(["claim", "paper ref.", "paper", "ours", "status"]),
-                 _row(["---"] * 5)]
-        for c in ledger["claims"]:
-            lines.append(_row([f"`{c['id']}`", c["ref"], _shown(c["paper"], c["fmt"]),
-                               _shown(c["measured"], c["fmt"]), c["status"]]))
-        parts.append("\n".join(lines))
+        parts.append(f"### {ledger['title']}")
+        for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
+            claims = [c for c in ledger["claims"] if c.get("kind", "paper") == kind]
+            if not claims:
+                continue
+            lines = [f"**{title}** ({len(claims)})", "",
+                     _row(["claim", "paper ref.", "paper", "ours", "status", "negative control"]), _row(["---"] * 6)]
+            for c in claims:
+                lines.append(_row([f"`{c['id']}`", c["ref"], _shown(c["paper"], c["fmt"]),
+                                   _shown(c["measured"], c["fmt"]), c["status"], _control_cell(c)]))
+            parts.append("\n".join(lines))
     return "\n\n".join(parts)
 
 
 def compute_table(ledgers: dict[str, dict]) -> str:
-    """Markdown table: wall time of each chapter and of its sections in this build."""
-    lines = [_row(["chapter", "profile", "wall time (s)", "sections (s)"]), _row(["---"] * 4)]
+    """Markdown table: CPU, wall time of each chapter and of its sections in this build."""
+    lines = [_row(["chapter", "profile", "CPU (torch kernels)", "wall time (s)", "sections (s)"]),
+             _row(["---"] * 5)]
     for ledger in ledgers.values():
         wall = ledger["wall_time_s"]
         sections = ", ".join(f"{name} {t:.1f}" for name, t in wall["sections"].items())
-        lines.append(_row([ledger["title"], ledger["profile"], f"{wall['total']:.1f}", sections]))
+        cpu = ledger.get("environment", {}).get("cpu", {})
+        cpu_text = f"{cpu.get('model', '?')} ({cpu.get('capability', '?')})"
+        lines.append(_row([ledger["title"], ledger["profile"], cpu_text, f"{wall['total']:.1f}", sections]))
     return "\n".join(lines)

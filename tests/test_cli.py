@@ -45,8 +45,9 @@ def test_parse_overrides():
 def test_ledger_status(tmp_path):
     assert cli.ledger_status(tmp_path / "x.json") == "not run"
     (tmp_path / "x.json").write_text('{"profile": "fast", "counts": {"reproduced": 2, "partial": 0}, '
-                                     '"created_utc": "2026-01-01T00:00:00+00:00"}')
-    assert cli.ledger_status(tmp_path / "x.json") == "fast: 2 reproduced (2026-01-01T00:00:00+00:00)"
+                                     '"integrity_checks": 3, "created_utc": "2026-01-01T00:00:00+00:00"}')
+    assert cli.ledger_status(tmp_path / "x.json") == \
+        "fast: 2 reproduced; 3 integrity checks (2026-01-01T00:00:00+00:00)"
 
 
 def test_last_ledger_prefers_out_then_the_newest(tmp_path):

@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from rnnrepro.criteria import AtMost, Within
-from rnnrepro.ledger import SCHEMA_VERSION, STATUSES, ClaimFailed, ControlPassed, Ledger, plain
+from rnnrepro.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFailed, ControlPassed, Ledger, counts_line,
+                             plain)
 from rnnrepro.plotting import new_figure
 from rnnrepro.profiles import Chapter, Param
 
@@ -34,7 +35,7 @@ def test_claim_records_and_glues(ledger):
 def test_failing_claim_raises(ledger):
     with pytest.raises(ClaimFailed, match="demo.thm1.bound: measured 0.9"):
         ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
-                     status="reproduced")
+                     status="reproduced", no_control="identity")
 
 
 def test_control_that_passes_raises(ledger):
@@ -49,18 +50,20 @@ def test_control_that_passes_raises(ledger):
     (dict(id="demo.Thm1.bound"), ValueError),
     (dict(status="replicated"), ValueError),
     (dict(measured=[1.0]), TypeError),
+    (dict(no_control=""), ValueError),                    # neither a control nor a reason
+    (dict(control=2.0, control_note="c"), ValueError),    # both
 ])
 def test_bad_claims_are_refused(ledger, kwargs, error):
     args = dict(id="demo.thm1.bound", statement="s", ref="r", measured=0.1, criterion=AtMost(1.0),
-                status="reproduced") | kwargs
+                status="reproduced", no_control="identity") | kwargs
     with pytest.raises(error):
         ledger.claim(args.pop("id"), args.pop("statement"), **args)
 
 
 def test_ids_are_unique(ledger):
-    ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial")
+    ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial", control=3)
     with pytest.raises(ValueError, match="used twice"):
-        ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial")
+        ledger.check("demo.a.b", "s", measured=1, criterion=AtMost(2), control=3)
     ledger.value("demo.a.n", 3)
     with pytest.raises(ValueError, match="used twice"):
         ledger.value("demo.a.n", 4)
@@ -85,26 +88,39 @@ def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
 
 def test_finish_writes_the_json_schema(ledger, tmp_path):
     ledger.claim("demo.eq1.value", "v", ref="Eq. 1", measured=1.0, criterion=Within(1.0, atol=0.1),
-                 status="reproduced", paper=1.02, fmt=".2f")
-    ledger.claim("demo.eq2.sign", "v", ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum")
+                 status="reproduced", paper=1.02, fmt=".2f", no_control="identity")
+    ledger.claim("demo.eq2.sign", "v", ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum",
+                 control=4.0, control_note="the printed sign")
+    ledger.check("demo.art.reverified", "w", measured=1e-7, criterion=AtMost(1e-5), no_control="artefact")
     ledger.value("demo.eq1.n", 5)
     table = ledger.finish()
     data = json.loads((tmp_path / "demo.ledger.json").read_text())
     assert data["schema"] == SCHEMA_VERSION and data["chapter"] == "demo" and data["profile"] == "fast"
     assert data["parameters"] == {"profile": "fast", "seed": 3} and data["seeds"] == {"seed": 3}
     assert set(data["counts"]) == set(STATUSES) and data["counts"]["erratum"] == 1
-    assert {"python", "platform", "packages"} <= set(data["environment"])
+    assert sum(data["counts"].values()) == 2 and data["integrity_checks"] == 1
+    assert {"python", "platform", "cpu", "packages"} <= set(data["environment"])
+    assert {"model", "capability"} <= set(data["environment"]["cpu"])
     assert data["environment"]["packages"]["torch"]
     assert set(data["wall_time_s"]) == {"total", "sections"}
     claim = data["claims"][0]
-    assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control"} <= set(claim)
+    assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control",
+            "kind", "no_control"} <= set(claim)
+    assert [c["kind"] for c in data["claims"]] == ["paper", "paper", "integrity"]
+    assert data["claims"][2]["status"] == VERIFIED
     assert data["values"] == {"demo.eq1.n": 5}
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
-    assert "| `demo.eq1.value` | **Eq. 1.** v | 1.02 | 1.00 |" in table._repr_markdown_()
+    assert "2 paper claims (1 reproduced, 1 erratum); 1 integrity checks" in repr(table)
+    md = table._repr_markdown_()
+    assert "| `demo.eq1.value` | **Eq. 1.** v | 1.02 | 1.00 |" in md and "none: identity |" in md
+    assert "| 4 (the printed sign) |" in md
+    assert md.index("**Paper claims** (2)") < md.index("**Integrity checks** (1)")
+    assert counts_line(data) == "1 reproduced, 1 erratum; 1 integrity checks"
 
 
 def test_summary_is_deterministic(ledger):
-    ledger.claim("demo.a.b", "s", ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced")
+    ledger.claim("demo.a.b", "s", ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced",
+                 no_control="identity")
     assert ledger.summary() == ledger.summary()
     assert "0.1235" in ledger.summary() and "time" not in ledger.summary()
 
@@ -118,3 +134,12 @@ def test_plain_converts_scalars():
     assert plain(np.bool_(True)) is True
     assert plain(torch.tensor(2)) == 2 and isinstance(plain(torch.tensor(2.5)), float)
     assert plain("x") == "x"
+
+
+def test_check_is_an_integrity_row_that_can_fail(ledger):
+    c = ledger.check("demo.art.ok", "re-evaluated", measured=1e-7, criterion=AtMost(1e-5), control=1.0,
+                     control_note="another artefact")
+    assert c.kind == "integrity" and c.status == VERIFIED and c.paper is None
+    with pytest.raises(ClaimFailed):
+        ledger.check("demo.art.bad", "re-evaluated", measured=1e-3, criterion=AtMost(1e-5), no_control="artefact")
+    assert ledger.counts() == dict.fromkeys(STATUSES, 0) and ledger.n_checks() == 2

@@ -11,12 +11,18 @@ from rnnrepro.paths import REPO, toc_files
 
 def fake_ledger(key, chapter, sha):
     return {"chapter": key, "title": chapter.title, "profile": "fast", "source_sha256": sha,
-            "counts": {"reproduced": 1, "partial": 0, "not reproduced": 0, "erratum": 1},
+            "counts": {"reproduced": 1, "partial": 0, "not reproduced": 0, "erratum": 1}, "integrity_checks": 1,
+            "environment": {"cpu": {"model": "Some CPU", "capability": "AVX2"}},
             "wall_time_s": {"total": 1.5, "sections": {"a": 1.0}},
             "claims": [{"id": f"{key}.x.y", "statement": "s | t", "ref": "Thm 1", "paper": 0.5,
-                        "measured": 0.25, "criterion": "≤ 1", "status": "reproduced", "fmt": ".2f"},
+                        "measured": 0.25, "criterion": "≤ 1", "status": "reproduced", "fmt": ".2f",
+                        "kind": "paper", "control": 2.0, "control_note": "unstable", "no_control": ""},
                        {"id": f"{key}.x.z", "statement": "u", "ref": "Eq. 9", "paper": None,
-                        "measured": True, "criterion": "holds", "status": "erratum", "fmt": ".2f"}]}
+                        "measured": True, "criterion": "holds", "status": "erratum", "fmt": ".2f",
+                        "kind": "paper", "control": None, "no_control": "identity"},
+                       {"id": f"{key}.x.w", "statement": "v", "ref": "(integrity)", "paper": None,
+                        "measured": 1e-7, "criterion": "≤ 1e-05", "status": "verified", "fmt": ".1e",
+                        "kind": "integrity", "control": None, "no_control": "artefact"}]}
 
 
 @pytest.fixture
@@ -34,11 +40,16 @@ def test_tables(ledgers_dir):
     assert "dynamics" in ledgers
     counts = scorecard.counts_table(ledgers)
     assert "| **all** |" in counts and counts.count("\n") == len(ledgers) + 2
+    n = len(ledgers)
+    assert counts.endswith(f"| **all** |  | {n} | 0 | 0 | {n} | {2 * n} | {n} |")
     claims = scorecard.claims_table(ledgers)
     assert "### Recurrent networks as dynamical systems" in claims
-    assert "| `dynamics.x.y` | Thm 1 | 0.50 | 0.25 | reproduced |" in claims
-    assert "| — | True | erratum |" in claims
-    assert "a 1.0" in scorecard.compute_table(ledgers)
+    assert "| `dynamics.x.y` | Thm 1 | 0.50 | 0.25 | reproduced | fails the criterion (unstable) |" in claims
+    assert "| — | True | erratum | none: identity |" in claims
+    assert claims.index("**Paper claims** (2)") < claims.index("**Integrity checks** (1)")
+    assert "| 1.0e-07 | verified | none: artefact |" in claims
+    compute = scorecard.compute_table(ledgers)
+    assert "a 1.0" in compute and "Some CPU (AVX2)" in compute
 
 
 def test_missing_ledger(tmp_path):

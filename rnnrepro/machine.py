@@ -1,0 +1,53 @@
+"""What CPU a run used, and how to make torch run on a different instruction set (portability test).
+
+Claims must hold on any x86-64 CPU (AVX2 or AVX-512, Intel or AMD). Float32 results differ in the
+last bits between instruction sets, so every ledger records the CPU model and torch's kernel
+capability, and the portability test re-runs each chapter with the kernels forced one level down.
+"""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+# ATen's capability names, lowest first, and what each forces in MKL and oneDNN as well.
+_LEVELS = ("DEFAULT", "AVX2", "AVX512")
+_MKL = {"DEFAULT": "SSE4_2", "AVX2": "AVX2", "AVX512": "AVX512"}
+_ONEDNN = {"DEFAULT": "SSE41", "AVX2": "AVX2", "AVX512": "AVX512_CORE"}
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, else ``platform.processor()``)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def cpu_capability() -> str:
+    """torch's CPU kernel capability in use: ``DEFAULT``, ``AVX2``, ``AVX512`` (or ZVECTOR, ...)."""
+    import torch
+
+    return str(torch.backends.cpu.get_cpu_capability())
+
+
+def cpu_info() -> dict[str, str]:
+    """``{"model": ..., "capability": ..., "machine": ...}`` for the ledger's environment."""
+    return {"model": cpu_model(), "capability": cpu_capability(), "machine": platform.machine()}
+
+
+def lower_isa_env(capability: str | None = None) -> dict[str, str]:
+    """Environment variables that force torch (ATen, MKL, oneDNN) one instruction set below ``capability``.
+
+    ``capability`` defaults to :func:`cpu_capability`. AVX512 → AVX2, AVX2 → DEFAULT (SSE4); raises
+    ValueError for DEFAULT or a non-x86 capability (nothing lower to force).
+    """
+    capability = (capability or cpu_capability()).upper()
+    if capability not in _LEVELS[1:]:
+        raise ValueError(f"no lower x86 instruction set than {capability!r} to force")
+    lower = _LEVELS[_LEVELS.index(capability) - 1]
+    return {"ATEN_CPU_CAPABILITY": lower.lower(), "MKL_ENABLE_INSTRUCTIONS": _MKL[lower],
+            "ONEDNN_MAX_CPU_ISA": _ONEDNN[lower]}
