@@ -1,4 +1,5 @@
-"""Command line: ``python -m rnnrepro list`` and ``python -m rnnrepro run CHAPTER``."""
+"""Command line: ``python -m rnnrepro list``, ``python -m rnnrepro run CHAPTER`` and
+``python -m rnnrepro cite CHAPTER``."""
 
 from __future__ import annotations
 
@@ -110,9 +111,16 @@ def _cmd_run(args) -> int:
     return 0
 
 
+def _cmd_cite(args) -> int:
+    from .cite import reference
+
+    print(reference(get_chapter(args.chapter).key, args.claim, args.format))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -124,6 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="override one parameter (repeatable)")
     p_run.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default: _build/runs)")
     p_run.set_defaults(func=_cmd_run)
+    p_cite = sub.add_parser("cite", help="print how to cite a chapter, or one claim of it")
+    p_cite.add_argument("chapter", help="chapter key (see `list`)")
+    p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, e.g. ribeiro.fig1.band_upper_edge")
+    p_cite.add_argument("--format", default="bibtex", help="bibtex (default) or text")
+    p_cite.set_defaults(func=_cmd_cite)
     return parser
 
 

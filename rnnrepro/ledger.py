@@ -251,7 +251,7 @@ class Ledger:
                      "| claim | statement | paper | ours | criterion | status | control |",
                      "|---|---|---|---|---|---|---|"]
             for c in rows:
-                cells = [f"`{c.id}`", f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
+                cells = [claim_anchor(c.id), f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
                          c.criterion, c.status, control_text(c.shown(c.control) if c.control is not None else None,
                                                              c.control_note, c.no_control)]
                 lines.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
@@ -285,14 +285,18 @@ class Ledger:
     def finish(self) -> "ClaimsTable":
         """Write the ledger JSON and return the claims table (the chapter's last cell).
 
-        The table shows as markdown in the book and as :meth:`summary` in plain text, which nbval
-        compares between two executions.
+        The table (with each claim's anchor, its id) and the "Cite this chapter" block show as
+        markdown in the book; :meth:`summary`, in plain text, is what nbval compares between two
+        executions.
         """
         if not self.claims:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
+        from .cite import cite_block_markdown
+
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
-        return ClaimsTable(self.table_markdown(), self.summary())
+        markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
+        return ClaimsTable(markdown, self.summary())
 
     def _check_id(self, name: str) -> None:
         """Claims and values share one glue namespace: ids are unique across both."""
@@ -315,6 +319,11 @@ class ClaimsTable:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def claim_anchor(claim_id: str, href: str = "") -> str:
+    """A claims-table cell that is the claim's anchor (``id``) and links to ``href`` (default: itself)."""
+    return f'<a id="{claim_id}" href="{href or "#" + claim_id}">`{claim_id}`</a>'
 
 
 def counts_line(ledger: dict) -> str:

@@ -83,13 +83,15 @@ class Param:
 
 @dataclass(frozen=True)
 class Chapter:
-    """A chapter of the book: its key, title, paper, notebook path and parameters."""
+    """A chapter of the book: its key, title, paper, notebook path, parameters, and the bibliography
+    keys (``book/references.bib``) of the paper(s) it replicates."""
 
     key: str
     title: str
     paper: str
     notebook: str
     params: tuple[Param, ...] = field(default_factory=tuple)
+    cites: tuple[str, ...] = ()
 
     def __post_init__(self):
         names = [p.name for p in self.params]

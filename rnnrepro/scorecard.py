@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from .chapters import all_chapters
 from .data import sha256_file
 from .errors import RnnreproError
-from .ledger import STATUSES
+from .ledger import STATUSES, claim_anchor
 from .paths import REPO, output_dir, toc_files
 
 
@@ -85,11 +86,18 @@ def claims_table(ledgers: dict[str, dict]) -> str:
                 continue
             lines = [f"**{title}** ({len(claims)})", "",
                      _row(["claim", "paper ref.", "paper", "ours", "status", "negative control"]), _row(["---"] * 6)]
+            page = chapter_page(ledger["chapter"])
             for c in claims:
-                lines.append(_row([f"`{c['id']}`", c["ref"], _shown(c["paper"], c["fmt"]),
+                lines.append(_row([claim_anchor(c["id"], f"{page}#{c['id']}"), c["ref"], _shown(c["paper"], c["fmt"]),
                                    _shown(c["measured"], c["fmt"]), c["status"], _control_cell(c)]))
             parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def chapter_page(key: str) -> str:
+    """The chapter's HTML page relative to the scorecard's (``book/scorecard``): ``chapters/<key>.html``."""
+    notebook = all_chapters()[key].notebook.removesuffix(".md") + ".html"
+    return os.path.relpath(notebook, "book").replace(os.sep, "/")
 
 
 def compute_table(ledgers: dict[str, dict]) -> str:

@@ -112,7 +112,8 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
     assert "2 paper claims (1 reproduced, 1 erratum); 1 integrity checks" in repr(table)
     md = table._repr_markdown_()
-    assert "| `demo.eq1.value` | **Eq. 1.** v | 1.02 | 1.00 |" in md and "none: identity |" in md
+    assert '| <a id="demo.eq1.value" href="#demo.eq1.value">`demo.eq1.value`</a> | **Eq. 1.** v | 1.02 | 1.00 |' in md
+    assert "none: identity |" in md and "**Cite this chapter.**" in md and "`fast` profile" in md
     assert "| 4 (the printed sign) |" in md
     assert md.index("**Paper claims** (2)") < md.index("**Integrity checks** (1)")
     assert counts_line(data) == "1 reproduced, 1 erratum; 1 integrity checks"

@@ -44,7 +44,8 @@ def test_tables(ledgers_dir):
     assert counts.endswith(f"| **all** |  | {n} | 0 | 0 | {n} | {2 * n} | {n} |")
     claims = scorecard.claims_table(ledgers)
     assert "### Recurrent networks as dynamical systems" in claims
-    assert "| `dynamics.x.y` | Thm 1 | 0.50 | 0.25 | reproduced | fails the criterion (unstable) |" in claims
+    assert ('| <a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y">`dynamics.x.y`</a> | Thm 1 | 0.50 '
+            '| 0.25 | reproduced | fails the criterion (unstable) |') in claims
     assert "| — | True | erratum | none: identity |" in claims
     assert claims.index("**Paper claims** (2)") < claims.index("**Integrity checks** (1)")
     assert "| 1.0e-07 | verified | none: artefact |" in claims

@@ -1,0 +1,45 @@
+"""Checks on the built HTML book: claim anchors, scorecard links, cite blocks and downloads.
+
+Runs only when ``RNNREPRO_BUILT_BOOK`` names a fresh HTML build (``.ci/run`` sets it after building
+the book); otherwise skipped, so a stale ``_build`` never decides a test.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from rnnrepro.chapters import all_chapters
+from rnnrepro.cite import book_metadata, build_commit
+from rnnrepro.paths import toc_files
+
+HTML = Path(os.environ["RNNREPRO_BUILT_BOOK"]) if os.environ.get("RNNREPRO_BUILT_BOOK") else None
+pytestmark = pytest.mark.skipif(HTML is None, reason="set RNNREPRO_BUILT_BOOK to a built book's HTML folder")
+CHAPTERS = [ch for ch in all_chapters().values() if ch.notebook.removesuffix(".md") in set(toc_files())]
+
+
+def _page(relative: str) -> str:
+    return (HTML / relative).read_text(encoding="utf-8")
+
+
+def test_every_scorecard_link_lands_on_its_claim():
+    links = re.findall(r'href="(chapters/[a-z0-9_]+\.html)#([a-z0-9_.]+)"', _page("book/scorecard.html"))
+    assert len(links) >= len(CHAPTERS)
+    pages: dict[str, str] = {}
+    missing = []
+    for page, anchor in links:
+        text = pages.setdefault(page, _page(f"book/{page}"))
+        if f'id="{anchor}"' not in text:
+            missing.append(f"{page}#{anchor}")
+    assert not missing, f"scorecard links without a target: {missing[:10]}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)
+def test_chapter_page_has_cite_block_and_downloads(chapter):
+    page = Path(chapter.notebook.removesuffix(".md") + ".html")
+    text = _page(str(page))
+    assert "Cite this chapter." in text and f"rnnrepro-{chapter.key}" in text
+    assert book_metadata()["version"] in text and build_commit() in text
+    for name in (f"{chapter.key}.ledger.json", f"{chapter.key}.figures.zip"):
+        assert f'href="{name}"' in text and (HTML / page.parent / name).is_file()
