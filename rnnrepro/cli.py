@@ -118,9 +118,19 @@ def _cmd_cite(args) -> int:
     return 0
 
 
+def _cmd_fetch_data(args) -> int:
+    from .fetch import fetch_wikitext2
+
+    kwargs = {"base_url": args.base_url} if args.base_url else {}
+    for split, what in fetch_wikitext2(args.to, **kwargs).items():
+        print(f"wikitext-2/{split}.txt: {what}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rnnrepro", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite}")
+    parser = argparse.ArgumentParser(prog="python -m rnnrepro",
+                                     description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -137,6 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, e.g. ribeiro.fig1.band_upper_edge")
     p_cite.add_argument("--format", default="bibtex", help="bibtex (default) or text")
     p_cite.set_defaults(func=_cmd_cite)
+    p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
+    p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
+    p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")
+    p_fetch.set_defaults(func=_cmd_fetch_data)
     return parser
 
 

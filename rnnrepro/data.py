@@ -1,8 +1,10 @@
 """Data files, read from the data root and verified against their sha256.
 
-The data root is ``$RNNREPRO_DATA``, by default the ``shared/data`` folder beside the checkout.
-Nothing is ever downloaded: a missing root or file, or a file whose hash differs, raises
-:class:`~rnnrepro.errors.DataError` with a message that names the fix.
+The data root is ``$RNNREPRO_DATA``; by default the ``shared/data`` folder beside the checkout when
+it exists (the build machines), else the user data folder (:func:`user_data_dir`), where
+``python -m rnnrepro fetch-data`` puts the files. Nothing is downloaded at run or test time: a missing
+root or file, or a file whose hash differs, raises :class:`~rnnrepro.errors.DataError` with a message
+that names the fix.
 """
 
 from __future__ import annotations
@@ -23,12 +25,19 @@ KNOWN_SHA256 = {
 }
 
 
+def user_data_dir() -> Path:
+    """``$XDG_DATA_HOME/rnnrepro`` (default ``~/.local/share/rnnrepro``): where fetched data goes."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "rnnrepro"
+
+
 def data_root() -> Path:
     """The data root folder; raises DataError if it does not exist."""
-    root = Path(os.environ.get(DATA_ENV) or REPO.parent / "shared" / "data")
+    shared = REPO.parent / "shared" / "data"
+    root = Path(os.environ.get(DATA_ENV) or (shared if shared.is_dir() else user_data_dir()))
     if not root.is_dir():
-        raise DataError(f"data root {root} does not exist: set {DATA_ENV} to the folder that holds "
-                        f"wikitext-2/ (see README, 'Data')")
+        raise DataError(f"data root {root} does not exist: run `python -m rnnrepro fetch-data` (downloads "
+                        f"WikiText-2 there), or set {DATA_ENV} to the folder that holds wikitext-2/ (README, 'Data')")
     return root
 
 

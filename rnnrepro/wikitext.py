@@ -52,6 +52,12 @@ def tokens(split: str | None = None, path: str | Path | None = None) -> list[str
     return out
 
 
+def count_tokens(path: str | Path) -> int:
+    """Number of tokens of a WikiText file (``line.split() + ['<eos>']`` per line), read line by line."""
+    with open(path, encoding="utf8") as fh:
+        return sum(len(line.split()) + 1 for line in fh)
+
+
 class Vocab:
     """The ``max_size`` most frequent tokens of a corpus (ties: first occurrence), ``<unk>`` for the rest.
 

@@ -55,3 +55,16 @@ def test_shipped_wikitext_hashes_match(monkeypatch):
         pytest.skip("no ../shared/data/wikitext-2 beside this checkout")
     for rel in data.KNOWN_SHA256:
         assert data.data_file(rel).is_file()
+
+
+def test_default_root_is_shared_data_or_the_user_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv(data.DATA_ENV, raising=False)
+    shared = data.REPO.parent / "shared" / "data"
+    if shared.is_dir():
+        assert data.data_root() == shared
+    monkeypatch.setattr(data, "REPO", tmp_path / "checkout")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    with pytest.raises(DataError, match="run `python -m rnnrepro fetch-data`"):
+        data.data_root()
+    (tmp_path / "xdg" / "rnnrepro").mkdir(parents=True)
+    assert data.data_root() == tmp_path / "xdg" / "rnnrepro"

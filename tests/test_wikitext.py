@@ -48,3 +48,9 @@ def test_training_split_is_checked(monkeypatch, tmp_path):
     assert wikitext.training_split_available()
     with pytest.raises(DataError, match="has 4 tokens, not the official training split"):
         wikitext.tokens("train")
+
+
+def test_count_tokens_matches_tokens(tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text("a b\n\n = c = \n")
+    assert wikitext.count_tokens(path) == len(wikitext.tokens(path=path)) == 8

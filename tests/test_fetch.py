@@ -1,0 +1,74 @@
+"""fetch-data against a local HTTP server (never the network)."""
+
+import functools
+import http.server
+import shutil
+import socket
+import threading
+
+import pytest
+
+from rnnrepro import cli, fetch, wikitext
+from rnnrepro.data import data_root
+from rnnrepro.errors import DataError
+
+TRAIN = "the first line\n = a heading = \nlast one\n"
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """A local server with valid.txt and test.txt (the real files) and a small train.txt."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for split in ("valid", "test"):
+        shutil.copy(data_root() / "wikitext-2" / f"{split}.txt", site / f"{split}.txt")
+    (site / "train.txt").write_text(TRAIN)
+    monkeypatch.setattr(wikitext, "TRAIN_TOKENS", wikitext.count_tokens(site / "train.txt"))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield site, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_fetches_checks_and_skips_what_is_there(served, tmp_path):
+    site, url = served
+    done = fetch.fetch_wikitext2(tmp_path / "data", url, progress=False)
+    assert done == dict.fromkeys(fetch.SPLITS, "downloaded and checked")
+    assert (tmp_path / "data" / "wikitext-2" / "valid.txt").read_bytes() == (site / "valid.txt").read_bytes()
+    again = fetch.fetch_wikitext2(tmp_path / "data", url, progress=False)
+    assert again == dict.fromkeys(fetch.SPLITS, "already present and checked")
+
+
+def test_a_different_file_is_refused_and_deleted(served, tmp_path):
+    site, url = served
+    with open(site / "test.txt", "a") as fh:
+        fh.write("one more line\n")
+    with pytest.raises(DataError, match="differs from the official one and was deleted: .*test split"):
+        fetch.fetch_wikitext2(tmp_path / "data", url, progress=False)
+    assert not (tmp_path / "data" / "wikitext-2" / "test.txt").exists()
+
+
+def test_a_wrong_training_split_is_refused(served, tmp_path, monkeypatch):
+    _, url = served
+    monkeypatch.setattr(wikitext, "TRAIN_TOKENS", 2_088_628)
+    with pytest.raises(DataError, match="not the official training split's 2,088,628"):
+        fetch.fetch_wikitext2(tmp_path / "data", url, progress=False)
+
+
+def test_offline_is_one_clear_error(tmp_path):
+    with socket.socket() as sock:          # a port where nothing listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(DataError, match="could not download .*are you offline"):
+        fetch.fetch_wikitext2(tmp_path / "data", f"http://127.0.0.1:{port}", progress=False)
+    assert not list((tmp_path / "data" / "wikitext-2").glob("*.part"))
+
+
+def test_cli_fetch_data(served, tmp_path, capsys):
+    _, url = served
+    assert cli.main(["fetch-data", "--to", str(tmp_path / "d"), "--base-url", url]) == 0
+    assert "wikitext-2/train.txt: downloaded and checked" in capsys.readouterr().out
