@@ -32,7 +32,8 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     """Execute a chapter notebook with papermill; return its ledger (the parsed JSON).
 
     Writes ``<out>/<key>.ipynb``, ``<out>/<key>.ledger.json`` and ``<out>/<key>.figures/``.
-    Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included).
+    Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included); the failure is
+    then recorded in ``<out>/<key>.failed.txt`` (what ``list`` shows) until the next successful run.
     """
     import jupytext
     import papermill
@@ -42,8 +43,9 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     chapter.resolve(profile, overrides)  # fail before starting a kernel
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    ledger_path = out / f"{key}.ledger.json"
+    ledger_path, failed_path = out / f"{key}.ledger.json", out / f"{key}.failed.txt"
     ledger_path.unlink(missing_ok=True)
+    failed_path.unlink(missing_ok=True)
     source = REPO / chapter.notebook
     previous = os.environ.get(OUT_ENV)
     os.environ[OUT_ENV] = str(out)
@@ -53,6 +55,10 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
             parameters={"profile": profile, "overrides": dict(overrides or {})},
             cwd=str(source.parent), kernel_name="python3", log_output=False,
             progress_bar=sys.stderr.isatty() if progress is None else progress)
+    except papermill.PapermillExecutionError as exc:
+        first = exc.evalue.splitlines()[0] if exc.evalue else ""
+        failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: {exc.ename}: {first}\n")
+        raise
     finally:
         if previous is None:
             os.environ.pop(OUT_ENV, None)
@@ -64,9 +70,11 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
 
 
 def ledger_status(path: Path) -> str:
-    """One-word status of a ledger file: counts per status, or 'not run'."""
+    """Status of a chapter's last run from its ledger file: counts per status, 'FAILED …' (the
+    ``<key>.failed.txt`` beside it), or 'not run'."""
+    failed = path.with_name(path.name.replace(".ledger.json", ".failed.txt"))
     if not path.is_file():
-        return "not run"
+        return f"FAILED {failed.read_text().strip()}" if failed.is_file() else "not run"
     ledger = json.loads(path.read_text())
     return f"{ledger['profile']}: {counts_line(ledger)} ({ledger['created_utc']})"
 

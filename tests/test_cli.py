@@ -50,6 +50,12 @@ def test_ledger_status(tmp_path):
         "fast: 2 reproduced; 3 integrity checks (2026-01-01T00:00:00+00:00)"
 
 
+def test_ledger_status_shows_a_failed_run(tmp_path):
+    (tmp_path / "x.failed.txt").write_text("2026-01-01T00:00:00 fast: ClaimFailed: x.a.b: measured 2\n")
+    assert cli.ledger_status(tmp_path / "x.ledger.json") == \
+        "FAILED 2026-01-01T00:00:00 fast: ClaimFailed: x.a.b: measured 2"
+
+
 def test_last_ledger_prefers_out_then_the_newest(tmp_path):
     chapter = get_chapter("dynamics")
     assert cli.last_ledger(chapter, str(tmp_path)) == tmp_path / "dynamics.ledger.json"
