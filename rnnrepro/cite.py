@@ -36,13 +36,18 @@ def book_metadata() -> dict:
 
 
 def build_commit() -> str:
-    """The commit the book is built from (12 hex digits), or ``"unknown"`` outside a git checkout."""
+    """The commit the book is built from (12 hex digits, ``-dirty`` when tracked files differ from
+    it), or ``"unknown"`` outside a git checkout."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, timeout=10)
+
     try:
-        res = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO, capture_output=True,
-                             text=True, timeout=10)
+        head, diff = git("rev-parse", "--short=12", "HEAD"), git("diff", "--quiet", "HEAD", "--")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return res.stdout.strip() if res.returncode == 0 and res.stdout.strip() else "unknown"
+    if head.returncode != 0 or not head.stdout.strip():
+        return "unknown"
+    return head.stdout.strip() + ("-dirty" if diff.returncode == 1 else "")
 
 
 def _chapter(chapter: Chapter | str) -> Chapter:
@@ -126,7 +131,7 @@ def reference(key: str, claim: str | None = None, fmt: str = "bibtex") -> str:
 
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     """The "Cite this chapter" block of a chapter page (MyST markdown), with links to the page's
-    ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.sphinx_downloads`)."""
+    ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.sphinxext.downloads`)."""
     meta, commit, chapter = book_metadata(), build_commit(), _chapter(chapter)
     key = chapter.key
     lines = ["**Cite this chapter.**", "",

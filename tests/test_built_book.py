@@ -43,3 +43,21 @@ def test_chapter_page_has_cite_block_and_downloads(chapter):
     assert book_metadata()["version"] in text and build_commit() in text
     for name in (f"{chapter.key}.ledger.json", f"{chapter.key}.figures.zip"):
         assert f'href="{name}"' in text and (HTML / page.parent / name).is_file()
+
+
+def test_every_page_reads_offline_in_a_browser():
+    """Headless Chromium, offline: math typeset (no raw TeX), images present, no console errors."""
+    from rnnrepro.browser_check import check_pages, find_chromium
+
+    chromium = find_chromium()
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Chromium (Debian package `chromium`) for the browser test")
+        pytest.skip("no Chromium here: install Debian's `chromium` to run the browser test")
+    pages = [f"{name}.html" for name in toc_files()]
+    reports = check_pages(HTML, pages, chromium)
+    broken = [r for r in reports if not r.ok]
+    assert not broken, "\n".join(f"{r.page}: raw TeX {r.raw_tex}; missing images {r.missing_images}; "
+                                 f"console {r.console_errors}" for r in broken)
+    with_math = [r.page for r in reports if r.typeset]
+    assert any("chapters/" in page for page in with_math), f"no chapter typeset any math: {with_math}"

@@ -67,3 +67,22 @@ def test_versions_agree():
 
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert cite.book_metadata()["version"] == version
+
+
+def test_build_commit_names_head_and_marks_changes(tmp_path, monkeypatch):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "f.txt").write_text("a")
+    git("add", "f.txt")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    monkeypatch.setattr(cite, "REPO", tmp_path)
+    clean = cite.build_commit()
+    assert len(clean) == 12 and all(c in "0123456789abcdef" for c in clean)
+    (tmp_path / "f.txt").write_text("b")
+    assert cite.build_commit() == clean + "-dirty"
+    monkeypatch.setattr(cite, "REPO", tmp_path / "nowhere")
+    assert cite.build_commit() == "unknown"

@@ -1,14 +1,12 @@
 """fetch-data against a local HTTP server (never the network)."""
 
-import functools
-import http.server
 import shutil
 import socket
-import threading
 
 import pytest
 
 from rnnrepro import cli, fetch, wikitext
+from rnnrepro.browser_check import serve
 from rnnrepro.data import data_root
 from rnnrepro.errors import DataError
 
@@ -24,14 +22,8 @@ def served(tmp_path, monkeypatch):
         shutil.copy(data_root() / "wikitext-2" / f"{split}.txt", site / f"{split}.txt")
     (site / "train.txt").write_text(TRAIN)
     monkeypatch.setattr(wikitext, "TRAIN_TOKENS", wikitext.count_tokens(site / "train.txt"))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield site, f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    with serve(site) as url:
+        yield site, url
 
 
 def test_fetches_checks_and_skips_what_is_there(served, tmp_path):

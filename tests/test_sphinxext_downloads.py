@@ -4,7 +4,7 @@ import pytest
 
 from rnnrepro.chapters import all_chapters
 from rnnrepro.paths import OUT_ENV, toc_files
-from rnnrepro.sphinx_downloads import copy_chapter_data
+from rnnrepro.sphinxext.downloads import copy_chapter_data
 
 IN_TOC = [key for key, ch in all_chapters().items() if ch.notebook.removesuffix(".md") in set(toc_files())]
 

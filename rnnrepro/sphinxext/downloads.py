@@ -2,7 +2,7 @@
 
 The chapter's "Cite this chapter" block links to ``<key>.ledger.json`` and ``<key>.figures.zip``
 (see :func:`rnnrepro.cite.cite_block_markdown`); after an HTML build this copies the ledger that
-the build wrote and zips the figure arrays next to ``<key>.html``. Enabled in ``_config.yml``.
+the build wrote and zips the figure arrays next to ``<key>.html``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from .chapters import all_chapters
-from .paths import output_dir, toc_files
+from ..chapters import all_chapters
+from ..paths import output_dir, toc_files
 
 
 def copy_chapter_data(outdir: Path) -> list[Path]:
