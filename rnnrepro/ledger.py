@@ -69,10 +69,15 @@ class Claim:
     no_control: str = ""
 
     def shown(self, value: Any) -> str:
-        """``value`` formatted with the claim's format (booleans and text as they are)."""
-        if isinstance(value, bool) or value is None or isinstance(value, str):
-            return "—" if value is None else str(value)
-        return format(value, self.fmt)
+        """``value`` formatted with the claim's format (see :func:`show`)."""
+        return show(value, self.fmt)
+
+
+def show(value: Any, fmt: str) -> str:
+    """A table cell: a number in format ``fmt``; booleans and text as they are; None as "—"."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return "—" if value is None else str(value)
+    return format(value, fmt)
 
 
 def plain(value: Any) -> Any:
@@ -237,26 +242,8 @@ class Ledger:
         return "\n".join(lines)
 
     def table_markdown(self) -> str:
-        """The claims tables as MyST markdown: paper claims, then integrity checks.
-
-        Columns: claim, reference and statement, paper, ours, criterion, status, and the negative
-        control (its value, or why there is none).
-        """
-        parts = []
-        for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
-            rows = [c for c in self.claims if c.kind == kind]
-            if not rows:
-                continue
-            lines = [f"**{title}** ({len(rows)})", "",
-                     "| claim | statement | paper | ours | criterion | status | control |",
-                     "|---|---|---|---|---|---|---|"]
-            for c in rows:
-                cells = [claim_anchor(c.id), f"**{c.ref}.** {c.statement}", c.shown(c.paper), c.shown(c.measured),
-                         c.criterion, c.status, control_text(c.shown(c.control) if c.control is not None else None,
-                                                             c.control_note, c.no_control)]
-                lines.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
-            parts.append("\n".join(lines))
-        return "\n\n".join(parts)
+        """The claims tables as MyST markdown (:func:`claims_markdown`): paper claims, then integrity checks."""
+        return claims_markdown([asdict(c) for c in self.claims])
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -322,21 +309,47 @@ class ClaimsTable:
 
 
 def claim_anchor(claim_id: str, href: str = "") -> str:
-    """A claims-table cell that is the claim's anchor (``id``) and links to ``href`` (default: itself)."""
-    return f'<a id="{claim_id}" href="{href or "#" + claim_id}">`{claim_id}`</a>'
+    """A claims-table cell that is the claim's anchor (``id``, the full claim id) and links to ``href``
+    (default: itself); it shows the id without its chapter prefix, breakable after dots and underscores."""
+    short = re.sub(r"([._])", r"\1<wbr>", claim_id.split(".", 1)[1])
+    return f'<a id="{claim_id}" href="{href or "#" + claim_id}"><code>{short}</code></a>'
+
+
+def claims_markdown(claims: list[dict], page: str = "", statements: bool = True) -> str:
+    """Tables of claims (dicts as in the ledger JSON) as MyST markdown: paper claims, then integrity
+    checks, each in a ``rnnrepro-claims`` block (narrow columns, wrapping: ``rnnrepro.sphinxext``).
+
+    Columns: claim (its anchor; a link to ``page#id`` when ``page`` is given), the reference (with the
+    statement when ``statements``), with the criterion and the negative control (or why there is none)
+    in small print beneath; the paper's value; ours; the status.
+    """
+    parts = []
+    for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
+        rows = [c for c in claims if c.get("kind", "paper") == kind]
+        if not rows:
+            continue
+        lines = [f"**{title}** ({len(rows)})", "", ":::{div} rnnrepro-claims",
+                 f"| claim | {'statement' if statements else 'paper ref.'} | paper | ours | status |",
+                 "|---|---|---|---|---|"]
+        for c in rows:
+            fmt = c.get("fmt", ".4g")
+            text = f"**{c['ref']}.** {c['statement']}" if statements else c["ref"]
+            control = (f"none: {c.get('no_control') or 'not given'}" if c.get("control") is None else
+                       show(c["control"], fmt) + (f" ({c['control_note']})" if c.get("control_note") else "")
+                       + " fails it")
+            meta = f'<br><span class="claim-meta">criterion {c["criterion"]} · control: {control}</span>'
+            cells = [claim_anchor(c["id"], f"{page}#{c['id']}" if page else ""), text + meta,
+                     show(c["paper"], fmt), show(c["measured"], fmt), c["status"]]
+            lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ") for x in cells) + " |")
+        lines.append(":::")
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
 
 
 def counts_line(ledger: dict) -> str:
     """``"54 reproduced, 1 partial; 6 integrity checks"`` for a ledger JSON (see :meth:`Ledger.to_json`)."""
     counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n) or "no paper claims"
     return f"{counts}; {ledger.get('integrity_checks', 0)} integrity checks"
-
-
-def control_text(shown: str | None, note: str, no_control: str) -> str:
-    """The control cell of a claims table: ``value (note)``, or ``none: reason``."""
-    if shown is None:
-        return f"none: {no_control}"
-    return f"{shown} ({note})" if note else shown
 
 
 def _versions() -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from .chapters import all_chapters
 from .data import sha256_file
 from .errors import RnnreproError
-from .ledger import STATUSES, claim_anchor
+from .ledger import STATUSES, claims_markdown
 from .paths import REPO, output_dir, toc_files
 
 
@@ -44,14 +44,6 @@ def _row(cells) -> str:
     return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
 
-def _shown(value, fmt: str) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, (bool, str)):
-        return str(value)
-    return format(value, fmt)
-
-
 def counts_table(ledgers: dict[str, dict]) -> str:
     """Markdown table: paper claims per chapter and status, with totals; integrity checks apart."""
     lines = [_row(["chapter", "profile", *STATUSES, "paper claims", "integrity checks"]),
@@ -69,28 +61,13 @@ def counts_table(ledgers: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
-def _control_cell(claim: dict) -> str:
-    if claim.get("control") is None:
-        return f"none: {claim.get('no_control') or 'not given'}"
-    return "fails the criterion" + (f" ({claim['control_note']})" if claim.get("control_note") else "")
-
-
 def claims_table(ledgers: dict[str, dict]) -> str:
-    """Markdown: per chapter, its paper claims (paper's value next to ours), then its integrity checks."""
+    """Markdown: per chapter, its paper claims (paper's value next to ours), then its integrity checks;
+    each claim links to its row in the chapter."""
     parts = []
     for ledger in ledgers.values():
-        parts.append(f"### {ledger['title']}")
-        for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
-            claims = [c for c in ledger["claims"] if c.get("kind", "paper") == kind]
-            if not claims:
-                continue
-            lines = [f"**{title}** ({len(claims)})", "",
-                     _row(["claim", "paper ref.", "paper", "ours", "status", "negative control"]), _row(["---"] * 6)]
-            page = chapter_page(ledger["chapter"])
-            for c in claims:
-                lines.append(_row([claim_anchor(c["id"], f"{page}#{c['id']}"), c["ref"], _shown(c["paper"], c["fmt"]),
-                                   _shown(c["measured"], c["fmt"]), c["status"], _control_cell(c)]))
-            parts.append("\n".join(lines))
+        parts += [f"### {ledger['title']}",
+                  claims_markdown(ledger["claims"], page=chapter_page(ledger["chapter"]), statements=False)]
     return "\n\n".join(parts)
 
 

@@ -112,9 +112,11 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
     assert "2 paper claims (1 reproduced, 1 erratum); 1 integrity checks" in repr(table)
     md = table._repr_markdown_()
-    assert '| <a id="demo.eq1.value" href="#demo.eq1.value">`demo.eq1.value`</a> | **Eq. 1.** v | 1.02 | 1.00 |' in md
-    assert "none: identity |" in md and "**Cite this chapter.**" in md and "`fast` profile" in md
-    assert "| 4 (the printed sign) |" in md
+    assert ('| <a id="demo.eq1.value" href="#demo.eq1.value"><code>eq1.<wbr>value</code></a> | **Eq. 1.** v<br>'
+            '<span class="claim-meta">criterion = 1 ± 0.1 · control: none: identity</span> | 1.02 | 1.00 | reproduced |'
+            ) in md
+    assert "control: 4 (the printed sign) fails it</span>" in md and ":::{div} rnnrepro-claims" in md
+    assert "**Cite this chapter.**" in md and "`fast` profile" in md
     assert md.index("**Paper claims** (2)") < md.index("**Integrity checks** (1)")
     assert counts_line(data) == "1 reproduced, 1 erratum; 1 integrity checks"
 

@@ -44,11 +44,12 @@ def test_tables(ledgers_dir):
     assert counts.endswith(f"| **all** |  | {n} | 0 | 0 | {n} | {2 * n} | {n} |")
     claims = scorecard.claims_table(ledgers)
     assert "### Recurrent networks as dynamical systems" in claims
-    assert ('| <a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y">`dynamics.x.y`</a> | Thm 1 | 0.50 '
-            '| 0.25 | reproduced | fails the criterion (unstable) |') in claims
-    assert "| — | True | erratum | none: identity |" in claims
+    assert ('| <a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y"><code>x.<wbr>y</code></a> | Thm 1<br>'
+            '<span class="claim-meta">criterion ≤ 1 · control: 2.00 (unstable) fails it</span> | 0.50 | 0.25 '
+            '| reproduced |') in claims
+    assert "control: none: identity</span> | — | True | erratum |" in claims
     assert claims.index("**Paper claims** (2)") < claims.index("**Integrity checks** (1)")
-    assert "| 1.0e-07 | verified | none: artefact |" in claims
+    assert "control: none: artefact</span> | — | 1.0e-07 | verified |" in claims
     compute = scorecard.compute_table(ledgers)
     assert "a 1.0" in compute and "Some CPU (AVX2)" in compute
 

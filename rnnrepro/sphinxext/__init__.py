@@ -2,13 +2,14 @@
 
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
-- :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice).
+- :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
+- :mod:`.style`: the book's style sheet (claims tables that fit the page).
 """
 
-from . import downloads, mathjax, scripts
+from . import downloads, mathjax, scripts, style
 
 
 def setup(app):
-    for module in (downloads, mathjax, scripts):
+    for module in (downloads, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
