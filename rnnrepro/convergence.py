@@ -12,9 +12,24 @@ ROUNDOFF_FLOOR = 1e-12
 
 
 def spread(states: Tensor) -> Tensor:
-    """Largest distance of the trajectories at one time from their mean: (P, B, H) -> (P,)."""
+    """Largest distance of the trajectories at one time from their mean: (P, B, H) -> (P,).
+
+    The mean is not itself a trajectory, so a contraction bounds this only through the diameter:
+    spread_t ≤ diameter_t ≤ L^t diameter_0 ≤ 2 L^t spread_0; ``spread_t ≤ L^t spread_0`` does not follow.
+    """
     centre = states.mean(dim=1, keepdim=True)
     return torch.linalg.vector_norm(states - centre, dim=-1).amax(dim=1)
+
+
+def diameter(states: Tensor) -> Tensor:
+    """Largest distance between any two trajectories at one time: (P, B, H) -> (P,).
+
+    Every pair obeys ``d_t ≤ L^t d_0`` under a contraction, hence ``diameter_t ≤ L^t diameter_0``.
+    """
+    if states.dim() != 3 or states.shape[1] < 2:
+        raise ValueError(f"states must have shape (P, B>=2, H), got {tuple(states.shape)}")
+    # the exact difference form: the matrix-product form loses distances below ~1e-8 to cancellation
+    return torch.cdist(states, states, compute_mode="donot_use_mm_for_euclid_dist").amax(dim=(1, 2))
 
 
 def pairwise_distances(traj: Tensor) -> Tensor:

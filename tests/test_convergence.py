@@ -43,3 +43,16 @@ def test_bad_shape():
 
     with pytest.raises(ValueError):
         convergence.pairwise_distances(torch.zeros(3, 1, 1, 2))
+
+
+def test_diameter():
+    states = torch.tensor([[[0.0, 0.0], [2.0, 0.0], [1.0, 0.0]]], dtype=torch.float64)  # (P=1, B=3, H=2)
+    assert convergence.diameter(states).tolist() == [2.0]
+    assert convergence.spread(states).tolist() == [1.0]
+    # tiny distances far from the origin are resolved (no |x|^2 + |y|^2 - 2 x.y cancellation)
+    close = torch.ones(1, 40, 8, dtype=torch.float64) + 1e-13 * torch.arange(40.0).view(1, 40, 1)
+    assert abs(convergence.diameter(close).item() / (39e-13 * 8 ** 0.5) - 1) < 1e-3
+    import pytest
+
+    with pytest.raises(ValueError):
+        convergence.diameter(torch.zeros(1, 1, 2))

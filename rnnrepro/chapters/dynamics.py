@@ -20,5 +20,9 @@ CHAPTER = Chapter(
         Param("lyap_traj", int, fast=64, full=256, low=1, help="trajectories averaged by the estimators"),
         Param("n_gains", int, fast=13, full=41, low=3, help="gains on the tanh-RNN Lyapunov sweep"),
         Param("lstm_sets", int, fast=8, full=64, low=1, help="parameter sets in the LSTM check"),
+        Param("memory_lags", int, fast=3200, full=4000, low=400, high=5000,
+              help="lags of the linear-RNN memory kernels (rate read over lags/4 … 7/8; 0.9^5000 ≈ 1e-229)"),
+        Param("memory_horizon", int, fast=1000, full=10000, low=200, high=1000000,
+              help="longest horizon K of the single-rate fits to a power-law memory"),
     ),
 )
