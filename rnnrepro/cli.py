@@ -56,8 +56,9 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
             cwd=str(source.parent), kernel_name="python3", log_output=False,
             progress_bar=sys.stderr.isatty() if progress is None else progress)
     except papermill.PapermillExecutionError as exc:
-        first = exc.evalue.splitlines()[0] if exc.evalue else ""
-        failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: {exc.ename}: {first}\n")
+        if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
+            first = exc.evalue.splitlines()[0] if exc.evalue else ""
+            failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: {exc.ename}: {first}\n")
         raise
     finally:
         if previous is None:

@@ -181,12 +181,19 @@ class Ledger:
         self.claims.append(claim)
         self._publish(id, measured)
         if not claim.holds:
-            raise ClaimFailed(f"{id}: measured {claim.shown(measured)} does not satisfy {claim.criterion} "
-                              f"({statement})")
+            self._fail(ClaimFailed(f"{id}: measured {claim.shown(measured)} does not satisfy {claim.criterion} "
+                                   f"({statement})"))
         if claim.control_holds:
-            raise ControlPassed(f"{id}: the negative control ({control_note or 'control'}) = "
-                                f"{claim.shown(control)} also satisfies {claim.criterion}: the check cannot fail")
+            self._fail(ControlPassed(f"{id}: the negative control ({control_note or 'control'}) = "
+                                     f"{claim.shown(control)} also satisfies {claim.criterion}: the check cannot fail"))
         return claim
+
+    def _fail(self, error: AssertionError) -> None:
+        """Record the failure in ``<out>/<key>.failed.txt`` (read by ``list`` and CI), then raise it."""
+        stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        (self.out / f"{self.chapter.key}.failed.txt").write_text(
+            f"{stamp} {self.params.profile}: {type(error).__name__}: {error}\n")
+        raise error
 
     def value(self, name: str, value: Any) -> Any:
         """Record and glue a number used in the prose under ``name`` (``<key>.<item>.<name>``)."""
@@ -280,6 +287,7 @@ class Ledger:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
         from .cite import cite_block_markdown
 
+        (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
         markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)

@@ -38,6 +38,17 @@ def test_failing_claim_raises(ledger):
                      status="reproduced", no_control="identity")
 
 
+def test_a_failure_is_recorded_for_list_and_ci(ledger, tmp_path):
+    with pytest.raises(ClaimFailed):
+        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
+                     status="reproduced", no_control="identity")
+    assert "fast: ClaimFailed: demo.thm1.bound: measured 0.9" in (tmp_path / "demo.failed.txt").read_text()
+    ledger.claim("demo.thm1.other", "y", ref="Thm 1", measured=0.1, criterion=AtMost(0.5), status="reproduced",
+                 no_control="identity")
+    ledger.finish()
+    assert not (tmp_path / "demo.failed.txt").exists()
+
+
 def test_control_that_passes_raises(ledger):
     with pytest.raises(ControlPassed, match="cannot fail"):
         ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
