@@ -40,14 +40,31 @@ def cpu_info() -> dict[str, str]:
 
 
 def lower_isa_env(capability: str | None = None) -> dict[str, str]:
-    """Environment variables that force torch (ATen, MKL, oneDNN) one instruction set below ``capability``.
+    """Environment variables that force torch (ATen, MKL, oneDNN) and numpy's own SIMD kernels one
+    instruction set below ``capability``.
 
     ``capability`` defaults to :func:`cpu_capability`. AVX512 → AVX2, AVX2 → DEFAULT (SSE4); raises
-    ValueError for DEFAULT or a non-x86 capability (nothing lower to force).
+    ValueError for DEFAULT or a non-x86 capability (nothing lower to force). OpenBLAS (numpy's and
+    scipy's BLAS) is left as the machine sets it (``OPENBLAS_CORETYPE`` is a machine setting here).
     """
     capability = (capability or cpu_capability()).upper()
     if capability not in _LEVELS[1:]:
         raise ValueError(f"no lower x86 instruction set than {capability!r} to force")
     lower = _LEVELS[_LEVELS.index(capability) - 1]
-    return {"ATEN_CPU_CAPABILITY": lower.lower(), "MKL_ENABLE_INSTRUCTIONS": _MKL[lower],
-            "ONEDNN_MAX_CPU_ISA": _ONEDNN[lower]}
+    env = {"ATEN_CPU_CAPABILITY": lower.lower(), "MKL_ENABLE_INSTRUCTIONS": _MKL[lower],
+           "ONEDNN_MAX_CPU_ISA": _ONEDNN[lower]}
+    numpy_off = numpy_features_above(lower)
+    if numpy_off:
+        env["NPY_DISABLE_CPU_FEATURES"] = " ".join(numpy_off)
+    return env
+
+
+def numpy_features_above(level: str) -> list[str]:
+    """numpy's dispatched SIMD targets, supported here, that lie above ``level`` (AVX2 or DEFAULT)."""
+    try:
+        from numpy._core import _multiarray_umath as simd
+    except ImportError:  # numpy < 2
+        from numpy.core import _multiarray_umath as simd
+    above_avx2 = lambda f: f.startswith("AVX512") or f == "X86_V4"
+    above = above_avx2 if level == "AVX2" else lambda f: above_avx2(f) or f in ("X86_V3", "AVX2", "FMA3", "AVX", "F16C")
+    return [f for f in simd.__cpu_dispatch__ if simd.__cpu_features__.get(f) and above(f)]

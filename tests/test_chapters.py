@@ -15,7 +15,7 @@ import pytest
 
 from rnnrepro.chapters import all_chapters
 from rnnrepro.cli import run_chapter
-from rnnrepro.ledger import STATUSES
+from rnnrepro.ledger import STATUSES, VERIFIED
 
 
 @pytest.mark.chapter
@@ -23,7 +23,8 @@ from rnnrepro.ledger import STATUSES
 def test_chapter_fast_profile_and_determinism(key, tmp_path):
     ledger = run_chapter(key, "fast", out=tmp_path / "run", progress=False)
     assert ledger["profile"] == "fast" and ledger["claims"]
-    assert all(c["holds"] and c["status"] in STATUSES for c in ledger["claims"])
+    assert all(c["holds"] and c["status"] in (*STATUSES, VERIFIED) for c in ledger["claims"])
+    assert all((c["control"] is None) != (not c["no_control"]) for c in ledger["claims"])
     assert all(c["control_holds"] in (None, False) for c in ledger["claims"])
     assert (tmp_path / "run" / f"{key}.ipynb").is_file()
     for fig in ledger["figures"].values():
