@@ -45,3 +45,34 @@ def test_power_law_exponent():
 def test_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_secant_slope_ratio_separates_exponential_from_power_laws():
+    from rnnrepro.fits import secant_slope_ratio
+    x = np.arange(8.0, 31.0, 2.0)
+    assert secant_slope_ratio(x, 3 * np.exp(0.7 * x), 6) == pytest.approx(1.0)
+    assert secant_slope_ratio(x, np.exp(0.01 * x ** 2), 6) > 1.0          # a rising rate
+    for k in (1.0, 6.0, 20.0):                                            # any power: the same ratio < 1
+        assert secant_slope_ratio(x, x ** k, 6) == pytest.approx(math.log(30 / 24) / math.log(14 / 8))
+    assert secant_slope_ratio(x, np.exp(np.sqrt(x)), 6) < 0.7
+    assert secant_slope_ratio(x, np.exp(-0.5 * x), 6) == pytest.approx(1.0)  # decay works too
+    with pytest.raises(ValueError):
+        secant_slope_ratio(x, np.exp(x), 20)
+    with pytest.raises(ValueError):
+        secant_slope_ratio(x[::-1], np.exp(x), 6)
+    with pytest.raises(ValueError):
+        secant_slope_ratio(x, -np.exp(x), 6)
+
+
+def test_exp_vs_power_and_power_law_through():
+    from rnnrepro.fits import exp_vs_power, power_law_through
+    x = np.arange(8.0, 31.0, 2.0)
+    assert exp_vs_power(x, np.exp(0.5 * x) * (1 + 0.01 * np.sin(x))) > 10
+    poly = power_law_through(x, 8.0, 2.7, 30.0, 1.7e7)
+    assert poly[0] == pytest.approx(2.7) and poly[-1] == pytest.approx(1.7e7)
+    assert exp_vs_power(x, poly) < 1e-6
+    assert exp_vs_power(x, np.exp(0.5 * x)) == math.inf
+    with pytest.raises(ValueError):
+        exp_vs_power([1.0, 2.0], [1.0, 2.0])
+    with pytest.raises(ValueError):
+        power_law_through(x, 8.0, 1.0, 8.0, 2.0)

@@ -31,3 +31,12 @@ def test_loss_curve_starts_at_plateau_and_decreases():
     c = GF.loss_curve(TH0, tg, np.logspace(-2, 3, 11))
     assert c[0] == pytest.approx(np.sqrt(np.pi / 2), rel=1e-4)
     assert np.all(np.diff(c) <= 1e-9) and c[-1] < c[0] - 0.05
+
+
+def test_distance_at_moves_off_the_plateau_point_and_rejects_bad_time():
+    th = np.array([1.0, 0.0, 1.0, 0.5])
+    tg = T.two_part(6.0)
+    assert GF.distance_at(th, tg, 0.1) < GF.distance_at(th, tg, 50.0)
+    assert GF.distance_at(th, tg, 50.0) > 0.5
+    with pytest.raises(ValueError):
+        GF.distance_at(th, tg, 0.0)

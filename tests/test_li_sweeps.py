@@ -55,7 +55,8 @@ def test_approximation_and_flow_figures_small():
     assert not unlabelled_axes(F.density(ms, dens, {k: v[0] for k, v in S.DENSITY_TARGETS.items()}))
     cur = S.curse([1.0, 0.5], ms, betas, 0.05, 0.05, [1.0, 0.5], np.linspace(-20, 0, 5))
     assert cur["m_eps"][1] > cur["m_eps"][0] and cur["cond13"] > 1e3 >= cur["cond13_exp"]
-    assert not unlabelled_axes(F.curse(cur, dens["exp_type"]["err"], ms, 0.05, 0.05))
+    assert not unlabelled_axes(F.curse(cur, dens["exp_type"]["err"], ms, 0.05, 12))
+    assert not unlabelled_axes(F.curse(cur, dens["exp_type"]["err"], ms, 0.05, 10 ** 6))  # nothing extrapolated
     th = np.array([1.0, 0.0, 1.0, 0.5])
     taus = np.logspace(-2, 2, 5)
     curves = S.flow_curves([4.0, 8.0], th, taus)
@@ -70,3 +71,11 @@ def test_approximation_and_flow_figures_small():
     assert g[1] < g[0] and c[1] < c[0]
     slope, r2 = S.loglinear([1.0, 2.0, 3.0], np.exp([1.0, 2.0, 3.0]))
     assert abs(slope - 1) < 1e-12 and r2 > 0.999
+
+
+def test_m0_separation_symmetric_point_stays_on_its_invariant_set():
+    pts = S.m0_points(0.5)
+    assert set(pts) == {"dead", "coincided", "symmetric"}
+    r = S.m0_separation({k: pts[k] for k in ("dead", "symmetric")}, [10.0], 0.01, 0.5, 1e4)
+    assert r["dead"]["dist"][0] >= 1 and np.isfinite(r["dead"]["tau"][0])
+    assert r["symmetric"]["dist"][0] < 1 and np.isinf(r["symmetric"]["tau"][0])

@@ -20,13 +20,11 @@ CHAPTER = Chapter(
         Param("curse_n_omega", int, fast=3, full=4, low=3, high=5,
               help="power-law exponents ω = 1, 1/2, ..., 2^{1-n} for the paper's construction"),
         Param("curse_eps", float, fast=0.05, full=0.05, low=1e-4, high=0.5,
-              help="relative L1 accuracy for the widths m_ε of the paper's construction"),
-        Param("free_eps", float, fast=1e-2, full=1e-2, low=1e-4, high=0.5,
-              help="relative L1 accuracy for the free-rate widths (contrast)"),
+              help="relative L1 accuracy ε at which both constructions' widths are compared"),
         # plateau point and gradient flow
         Param("dead_rate", float, fast=0.5, full=0.5, low=0.05, high=0.95,
               help="rate w_f of the dead neuron of the initialisation θ₀ = (1, 0; 1, w_f)"),
-        Param("mu_max", int, fast=20, full=24, low=12, high=24, help="largest memory 1/ω (bump position)"),
+        Param("mu_max", int, fast=30, full=30, low=20, high=36, help="largest memory 1/ω (bump position)"),
         Param("mu_step", int, fast=2, full=1, low=1, high=4, help="spacing of the memories 1/ω"),
         Param("delta", float, fast=0.01, full=0.01, low=1e-4, high=0.5, help="loss drop δ of the hitting time (22)"),
         Param("delta_theta", float, fast=0.5, full=0.5, low=1e-3, high=2.0,
@@ -68,4 +66,5 @@ CHAPTER = Chapter(
         Param("mom_lr", float, fast=0.5, full=0.5, low=1e-3, high=1.0, help="step η of the App. E iterations"),
         Param("mom_theta0", float, fast=1e-3, full=1e-3, low=1e-12, high=0.5, help="initial offset θ₂(0)"),
     ),
+    cites=("li2021curse",),
 )

@@ -20,9 +20,9 @@ def density(ms, d, labels):
     return fig
 
 
-def curse(c, exp_err, ms, eps_uniform, eps_free):
-    """(a) uniform-grid error vs m per ω; (b) widths vs 1/ω at the two accuracies; (c) smallest free
-    rate vs 1/ω."""
+def curse(c, exp_err, ms, eps, m_max):
+    """(a) uniform-grid error vs m per ω; (b) widths vs 1/ω at the same accuracy ε, widths beyond
+    ``m_max`` (extrapolated from the fitted rate) as open markers; (c) smallest free rate vs 1/ω."""
     fig, axs = new_figure(3, height=2.8)
     for i, om in enumerate(c["omegas"]):
         axs[0].loglog(ms, c["err"][i], "o-", label=f"ω = {om:g}")
@@ -32,15 +32,21 @@ def curse(c, exp_err, ms, eps_uniform, eps_free):
     axs[0].set_ylabel("relative L¹ error")
     axs[0].legend()
     axs[0].set_title("paper's construction (rates jβ)")
-    axs[1].semilogy(1 / c["omegas"], c["m_eps"], "o-", label=f"rates jβ (paper), ε = {eps_uniform:g}")
-    axs[1].semilogy(1 / c["free_omegas"], c["m_free"], "s-", label=f"free rates, ε = {eps_free:g}")
+    mu, m_eps = 1 / c["omegas"], c["m_eps"]
+    ext = m_eps > m_max
+    axs[1].semilogy(mu, m_eps, "-", color="C0")
+    axs[1].semilogy(mu[~ext], m_eps[~ext], "o", color="C0", label="rates jβ (paper)")
+    if ext.any():
+        axs[1].semilogy(mu[ext], m_eps[ext], "o", mfc="none", color="C0", label=f"rates jβ, extrapolated (> {m_max})")
+    axs[1].semilogy(1 / c["free_omegas"], c["m_free"], "s-", color="C1", label="placed rates")
+    axs[1].axhline(m_max, color="k", lw=0.5, ls=":")
     axs[1].set_xlabel("memory 1/ω")
-    axs[1].set_ylabel("width needed")
-    axs[1].legend()
+    axs[1].set_ylabel(f"width for ε = {eps:g}")
+    axs[1].legend(loc="center right", fontsize="small")
     axs[2].semilogy(1 / c["free_omegas"], c["w_min"], "s-", color="C1")
     axs[2].set_xlabel("memory 1/ω")
     axs[2].set_ylabel("smallest rate min w_i")
-    axs[2].set_title("free rates")
+    axs[2].set_title("placed rates")
     return fig
 
 
@@ -87,8 +93,9 @@ def fig2(taus, curves, mus, level):
     return fig
 
 
-def fig3(esc, fit_tau, fit_sep, fit_mask):
-    """log escape time vs memory with linear fits; the contrast target below."""
+def fig3(esc, fit_tau, fit_sep, fit_mask, power_law=None):
+    """log escape time vs memory with log-linear fits; the contrast target below; optionally the power
+    law through the fitted range's end points (dotted, shape (fit_mask.sum(),))."""
     fig, ax = new_figure(height=3.0, width=5.0)
     mus = esc["mus"]
     ax.semilogy(mus, esc["tau"], "o", label="τ₀(δ): loss drop")
@@ -96,6 +103,8 @@ def fig3(esc, fit_tau, fit_sep, fit_mask):
     ax.semilogy(mus, esc["control"], "^", label="contrast: undelayed exp tail")
     for (sl, ic), c in ((fit_tau, "C0"), (fit_sep, "C1")):
         ax.semilogy(mus[fit_mask], np.exp(ic + sl * mus[fit_mask]), "-", color=c, lw=0.8)
+    if power_law is not None:
+        ax.semilogy(mus[fit_mask], power_law, ":", color="k", lw=0.8, label="power law, same end points")
     ax.set_xlabel("memory 1/ω")
     ax.set_ylabel("escape time")
     ax.legend()

@@ -50,3 +50,13 @@ def gd_hitting_steps(theta0, target, lr, delta=0.01, max_steps=10**6):
         if diagonal.loss(th, target, n2) <= J0 - delta:
             return k
     return -1
+
+
+def distance_at(theta0, target, tau, rtol=1e-9, atol=1e-12):
+    """‖θ(τ) − θ₀‖ (float) after flowing (21) from θ₀ (2m,) for time ``tau`` > 0."""
+    theta0 = np.asarray(theta0, float)
+    if not tau > 0:
+        raise ValueError(f"tau must be positive, got {tau!r}")
+    sol = solve_ivp(lambda t, th: -diagonal.grad(th, target), (0.0, float(tau)), theta0, method="LSODA",
+                    rtol=rtol, atol=atol)
+    return float(np.linalg.norm(sol.y[:, -1] - theta0))

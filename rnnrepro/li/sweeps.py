@@ -266,3 +266,21 @@ def loglinear(x, y):
     """(slope, R²) of log y against x (thin wrapper of rnnrepro.fits.exponential_rate)."""
     f = exponential_rate(x, y)
     return f.slope, f.r2
+
+
+def m0_points(w_f):
+    """Starting points in M₀ for ρ̄ = e^{-t}, m = 2 → {name: θ (4,)}: the dead neuron (1, 0; 1, w_f), a
+    coincided point with unequal weights (0.8, 0.2; 1, 1) and the symmetric one (0.5, 0.5; 1, 1)."""
+    return {"dead": np.array([1.0, 0.0, 1.0, w_f]), "coincided": np.array([0.8, 0.2, 1.0, 1.0]),
+            "symmetric": np.array([0.5, 0.5, 1.0, 1.0])}
+
+
+def m0_separation(points, mus, delta, delta_theta, tmax):
+    """For each start in ``points`` {name: θ} and memory in ``mus``: the loss hitting time τ₀(δ), and
+    ‖θ(tmax) − θ_start‖/δ_θ → {name: dict(tau (n,), dist (n,))} (τ₀ = inf if not reached by tmax)."""
+    out = {}
+    for name, th in points.items():
+        tau = [GF.hitting_time(th, T.two_part(mu), delta, tmax) for mu in mus]
+        dist = [GF.distance_at(th, T.two_part(mu), tmax) / delta_theta for mu in mus]
+        out[name] = dict(tau=np.array(tau), dist=np.array(dist))
+    return out

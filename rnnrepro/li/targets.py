@@ -60,8 +60,9 @@ def _bump_moment(k, w, mu):
     """∫_0^∞ t^k e^{-w t} e^{-(t-mu)²} dt, k ∈ {0,1,2}, stable for all w > 0 (uses erfcx)."""
     c = mu - w / 2.0
     # A = e^{-wμ+w²/4}·(√π/2)·erfc(-c), B = e^{-μ²}/2
-    a_pos = np.exp(np.minimum(-w * mu + w * w / 4.0, 700.0)) * (math.sqrt(math.pi) / 2) * special.erfc(-c)
-    a_neg = (math.sqrt(math.pi) / 2) * math.exp(-mu * mu) * special.erfcx(-c)
+    with np.errstate(invalid="ignore", over="ignore"):    # the branch np.where discards may overflow
+        a_pos = np.exp(np.minimum(-w * mu + w * w / 4.0, 700.0)) * (math.sqrt(math.pi) / 2) * special.erfc(-c)
+        a_neg = (math.sqrt(math.pi) / 2) * math.exp(-mu * mu) * special.erfcx(-c)
     A = np.where(c >= 0, a_pos, a_neg)
     B = math.exp(-mu * mu) / 2.0
     if k == 0:
