@@ -38,3 +38,12 @@ def test_line_cost_and_bifurcation_shapes():
     assert L.shape == (2, 2, 3, 50) and spread.shape == (2, 2) and cmax.shape == (2, 2, 2)
     assert (cmax[..., 1] >= cmax[..., 0]).all()
     assert spread.max() < 1e-6      # small random weights: a contraction
+
+
+def test_set_flat_copies():
+    m = lm.new_model(CFG, 0)
+    th = lm.flat(m).clone()
+    keep = th.clone()
+    lm.set_flat(m, th)
+    lm.train(m, _ids(), _ids(200, 1), CFG, max_updates=2)     # training writes into the parameters ...
+    assert torch.equal(th, keep)                               # ... never into the vector they came from

@@ -70,3 +70,19 @@ def test_lstm_line_derivatives_vs_finite_difference():
 
 def test_lstm_jacobian_sup():
     assert sm.lstm_jacobian_sup([1.0], n_steps=20) > 1
+
+
+def test_curvature_sup_matches_finite_difference():
+    th = sm.tanh_teacher(4, 0.8, "orthogonal", 0)
+    u = torch.randn(15, 1, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    x0 = torch.full((4,), 0.5, dtype=torch.float64)
+    y = torch.zeros(15, dtype=torch.float64)
+    one = {k: v[None] for k, v in th.items()}
+    H = sm.curvature_sup(one, y, u, x0, [15], seed=3)[0]
+    g = torch.Generator().manual_seed(3)          # the same direction as curvature_sup draws
+    d = {k: torch.randn(v.shape, generator=g, dtype=v.dtype) for k, v in one.items()}
+    n = sum(v.pow(2).sum() for v in d.values()).sqrt()
+    e = 1e-4
+    V = lambda c: float((sm.tanh_rnn_outputs({k: v + c * d[k] / n for k, v in one.items()}, u, x0) ** 2).mean())
+    fd = (V(e) - 2 * V(0.0) + V(-e)) / e ** 2
+    assert abs(H - abs(fd)) < 1e-5 * max(1.0, abs(fd))

@@ -46,3 +46,16 @@ def test_trainer_resume_is_bitwise():
         assert torch.equal(to.flat(a.model), to.flat(b.model))
     finally:
         torch.set_default_dtype(torch.float64)
+
+
+def test_set_flat_copies_and_evaluation_chain():
+    import pytest
+    m = to.new_model(4, 0)
+    th = torch.zeros_like(to.flat(m))
+    to.set_flat(m, th)
+    with torch.no_grad():
+        next(m.parameters()).add_(1.0)          # training writes into the parameters ...
+    assert torch.count_nonzero(th) == 0         # ... never into the vector they came from
+    assert to.evaluation_chain(100, 50) == 100 * 56 + 50 + 500
+    with pytest.raises(ValueError):
+        to.evaluation_chain(0, 50)

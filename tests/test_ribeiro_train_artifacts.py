@@ -28,3 +28,42 @@ def test_train_wss_and_replay_are_consistent(monkeypatch):
         assert h["val_loss"][1:] == r["history"]["val_loss"][3:]
     finally:
         torch.set_default_dtype(torch.float64)
+
+
+def test_parse_seeds_and_outcome():
+    import pytest
+    assert ta.parse_seeds("0-3") == [0, 1, 2, 3]
+    assert ta.parse_seeds("1,4, 6") == [1, 4, 6]
+    for bad in ("", "a-b", "3-", "1;2"):
+        with pytest.raises(ValueError):
+            ta.parse_seeds(bad)
+    h = dict(epoch=list(range(12)), train_acc=[0.3] * 12, val_acc=[0.2, 0.95] + [0.91] * 10)
+    o = ta.sweep_outcome(h)
+    assert o["first_solved"] == 1 and o["settled"] and o["val_acc"] == 0.91
+    h["val_acc"][-1] = 0.5
+    assert not ta.sweep_outcome(h)["settled"]
+
+
+def test_sweep_save_load_roundtrip_and_replay_keeps_checkpoint(monkeypatch, tmp_path):
+    monkeypatch.setattr(ta, "ART_DIR", tmp_path)
+    monkeypatch.setattr(ta, "PAPER_WSS", dict(T=50, n_train=100, n_val=100, hidden=4))
+    torch.set_default_dtype(torch.float32)
+    try:
+        res = ta.paper_sweep([0, 1], 2, verbose=False)
+        ta.save_sweep(res, 2, "cmd")
+        sw = ta.load_sweep()
+        assert sw["seeds"] == [0, 1] and sw["epochs"] == 2
+        assert torch.equal(sw["theta_final"], ta.sweep_summary(res)["theta_final"])
+        assert sw["val_acc"][1] == res[1]["history"]["val_acc"]
+        assert ta.reverify_sweep(sw) == (0.0, 0)          # same machine, same run: exact
+        cfg = dict(ta.PAPER_WSS, seed=0, milestones=[500])
+        model = to.new_model(4, 0)
+        tr = to.Trainer(model, ta.wss_data(cfg, 0), milestones=[500])
+        tr.run(1)
+        st = tr.state()
+        before = st["theta"].clone()
+        h, th = ta.replay_with_weights(cfg, st, 2)
+        assert torch.equal(st["theta"], before)
+        assert h["epoch"] == [1, 2, 3] and th.shape == before.shape
+    finally:
+        torch.set_default_dtype(torch.float64)

@@ -19,7 +19,7 @@ CHAPTER = Chapter(
         Param("n_line_grad", int, fast=301, full=1101, low=11, help="s values for the LSTM derivative growth"),
         Param("wss_mode", str, fast="shipped", full="train", choices=("shipped", "train"),
               help="temporal order: re-verify the shipped runs, or train them (paper-scale sweep)"),
-                Param("wss_seeds", int, fast=0, full=10, low=0, help="seeds of the paper-scale sweep (full)"),
+        Param("wss_seeds", int, fast=0, full=10, low=0, help="seeds of the paper-scale sweep (full)"),
         Param("wss_epochs", int, fast=0, full=3000, low=0, help="epochs of the paper-scale sweep (full)"),
         Param("n_s_wss", int, fast=21, full=121, low=5, help="s values on the temporal-order lines"),
         Param("n_s_bif", int, fast=21, full=101, low=3, help="s values in the bifurcation diagrams"),
@@ -27,5 +27,8 @@ CHAPTER = Chapter(
               help="language model: re-verify the shipped model, or train it"),
         Param("lm_live_steps", int, fast=20, full=20, low=0, help="BPTT steps of the short live LM run"),
         Param("n_s_lm", int, fast=21, full=61, low=5, help="s values on the language-model line"),
+        Param("n_s_lm_zoom", int, fast=21, full=201, low=5, help="s values on the LM zoom around its minimum"),
+        Param("n_s_zoom", int, fast=101, full=401, low=5, help="s values on the temporal-order zooms [-0.05, 0.05]"),
     ),
+    cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
 )

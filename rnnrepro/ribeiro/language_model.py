@@ -69,7 +69,8 @@ def flat(model) -> torch.Tensor:
 
 
 def set_flat(model, theta) -> None:
-    nn.utils.vector_to_parameters(torch.as_tensor(theta).to(torch.float32), model.parameters())
+    """Write a float32 copy of a flat vector into the model (training never writes back into theta)."""
+    nn.utils.vector_to_parameters(torch.as_tensor(theta).to(torch.float32).clone(), model.parameters())
 
 
 @torch.no_grad()

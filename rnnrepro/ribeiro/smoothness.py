@@ -69,6 +69,24 @@ def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, 
     return np.array(out)
 
 
+def curvature_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns, seed: int = 0) -> np.ndarray:
+    """H(N) = max_k |d²V_N(θ_k + ε d_k)/dε²| at ε = 0, along one random unit direction d_k per θ_k (double
+    autograd); a lower bound on the Lipschitz constant of ∇V_N (Theorem 1(b)). Same arguments as grad_sup."""
+    g = torch.Generator().manual_seed(seed)
+    d = {k: torch.randn(v.shape, generator=g, dtype=v.dtype) for k, v in theta_k.items()}
+    norm = sum(v.flatten(1).pow(2).sum(1) for v in d.values()).sqrt()
+    d = {k: v / norm.view((-1,) + (1,) * (v.dim() - 1)) for k, v in d.items()}
+    out = []
+    for N in Ns:
+        eps = torch.zeros(norm.shape[0], dtype=norm.dtype, requires_grad=True)
+        th = {k: v + eps.view((-1,) + (1,) * (v.dim() - 1)) * d[k] for k, v in theta_k.items()}
+        V = ((tanh_rnn_outputs(th, u[:N], x0) - y[:N]) ** 2).mean(1)
+        (g1,) = torch.autograd.grad(V.sum(), eps, create_graph=True)
+        (g2,) = torch.autograd.grad(g1.sum(), eps)
+        out.append(float(g2.abs().max()))
+    return np.array(out)
+
+
 def tanh_lyapunov(theta: dict, u: torch.Tensor, x0: torch.Tensor, burn: int = 100, seed: int = 0) -> np.ndarray:
     """Largest Lyapunov exponent of x_{t+1} = tanh(W x + U u_t + b) along the input sequence u, per θ_k (K,).
 

@@ -62,8 +62,17 @@ def flat(model: nn.Module) -> torch.Tensor:
 
 
 def set_flat(model: nn.Module, theta: torch.Tensor) -> None:
-    """Write a flat vector into the model's parameters."""
-    nn.utils.vector_to_parameters(theta.to(next(model.parameters()).dtype), model.parameters())
+    """Write a copy of a flat vector into the model's parameters (training never writes back into theta)."""
+    nn.utils.vector_to_parameters(theta.to(next(model.parameters()).dtype).clone(), model.parameters())
+
+
+def evaluation_chain(T: int, hidden: int, batch: int = 500) -> int:
+    """Longest chain of dependent float32 operations behind one :func:`evaluate` loss: T recurrent steps
+    of dot products of length 6 + hidden, the readout (hidden) and the sum over a batch. Its product with
+    eps(float32) is the round-off tolerance for re-evaluating shipped weights on another CPU."""
+    if min(T, hidden, batch) < 1:
+        raise ValueError(f"T, hidden and batch must be positive, got {T}, {hidden}, {batch}")
+    return T * (N_SYMBOLS + hidden) + hidden + batch
 
 
 @torch.no_grad()
