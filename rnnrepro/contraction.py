@@ -63,3 +63,17 @@ def contraction_bound_tanh(W_hh: Tensor) -> Tensor:
     if W_hh.dim() < 2 or W_hh.shape[-1] != W_hh.shape[-2]:
         raise ValueError(f"W_hh must have shape (..., H, H), got {tuple(W_hh.shape)}")
     return torch.linalg.matrix_norm(W_hh, ord=2)
+
+
+def project_spectral_norm(W: Tensor, radius: float) -> Tensor:
+    """Euclidean (Frobenius) projection of W (..., m, n) onto {||W||_2 <= radius}: clip the singular values.
+
+    ``U diag(min(s, radius)) V^T``; the nearest matrix in Frobenius norm with spectral norm at most
+    ``radius`` (a convex set, so the map is non-expansive). Returns a tensor of W's shape.
+    """
+    if not radius > 0:
+        raise ValueError(f"radius must be positive, got {radius!r}")
+    if W.dim() < 2:
+        raise ValueError(f"W must have shape (..., m, n), got {tuple(W.shape)}")
+    U, s, Vh = torch.linalg.svd(W, full_matrices=False)
+    return (U * s.clamp(max=radius).unsqueeze(-2)) @ Vh

@@ -60,3 +60,20 @@ def test_contraction_bound_tanh():
     assert contraction_bound_tanh(torch.stack([W, 2 * W])).shape == (2,)
     with pytest.raises(ValueError, match=r"\(\.\.\., H, H\)"):
         contraction_bound_tanh(torch.zeros(2, 3, dtype=D))
+
+
+def test_project_spectral_norm_properties():
+    from rnnrepro.contraction import project_spectral_norm
+    gen = torch.Generator().manual_seed(0)
+    A = torch.randn(5, 6, 4, generator=gen, dtype=torch.float64)
+    B = torch.randn(5, 6, 4, generator=gen, dtype=torch.float64)
+    PA, PB = project_spectral_norm(A, 0.7), project_spectral_norm(B, 0.7)
+    assert torch.linalg.matrix_norm(PA, ord=2).max() <= 0.7 + 1e-12
+    assert torch.allclose(project_spectral_norm(PA, 0.7), PA, rtol=1e-12, atol=1e-12)
+    assert (torch.linalg.matrix_norm(PA - PB) <= torch.linalg.matrix_norm(A - B) + 1e-12).all()
+    small = 0.1 * A / torch.linalg.matrix_norm(A, ord=2, keepdim=True)
+    assert torch.allclose(project_spectral_norm(small, 0.7), small, atol=1e-14)
+    with pytest.raises(ValueError):
+        project_spectral_norm(A, 0.0)
+    with pytest.raises(ValueError):
+        project_spectral_norm(torch.ones(3), 1.0)

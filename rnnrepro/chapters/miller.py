@@ -1,0 +1,27 @@
+"""Miller & Hardt: when recurrent models don't need to be recurrent (stable models are feed-forward)."""
+
+from ..profiles import Chapter, Param
+
+CHAPTER = Chapter(
+    key="miller",
+    title="Stable recurrent models are feed-forward (Miller & Hardt, 2018)",
+    paper="J. Miller, M. Hardt. When recurrent models don't need to be recurrent. arXiv:1805.10369 v1 (2018); "
+          "published as \"Stable recurrent models\", ICLR 2019",
+    notebook="book/chapters/miller.md",
+    params=(
+        Param("seed", int, fast=0, full=0, low=0, help="master seed"),
+        Param("n", int, fast=32, full=32, low=2, high=256, help="hidden units n (= input size d) of §7.1"),
+        Param("lam", float, fast=0.75, full=0.75, low=0.05, high=0.95, help="stability radius λ of §7.1"),
+        Param("T", int, fast=200, full=200, low=50, high=2000, help="sequence length T of Fig. 1"),
+        Param("fig1a_seeds", int, fast=10, full=10, low=2, high=100, help="random instances of Fig. 1(a)"),
+        Param("fig1a_kmax", int, fast=100, full=100, low=60, high=199, help="largest truncation k of Fig. 1(a)"),
+        Param("lemma1_seeds", int, fast=3, full=10, low=1, high=100, help="instances of the Lemma 1 runs"),
+        Param("hess_seeds", int, fast=3, full=5, low=1, high=20, help="instances per model of the Lemma 3 runs"),
+        Param("hess_iters", int, fast=12, full=50, low=5, high=500, help="power iterations for ‖∇²p_T‖"),
+        Param("lstm_pairs", int, fast=5000, full=20000, low=100, help="state pairs of the Prop. 5 checks"),
+        Param("pgd_seeds", int, fast=3, full=10, low=1, high=50, help="instances of the Fig. 1(b) runs"),
+        Param("pgd_steps", int, fast=50, full=200, low=20, high=2000, help="projected GD steps N of Fig. 1(b)"),
+        Param("pgd_alpha", float, fast=0.01, full=0.01, low=1e-4, high=1.0, help="step size α of Fig. 1(b)"),
+    ),
+    cites=("miller2018stable", "miller2019stable"),
+)

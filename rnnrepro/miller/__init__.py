@@ -1,0 +1,1 @@
+"""Code used only by the Miller & Hardt chapter (stable recurrent models are feed-forward)."""

@@ -1,0 +1,80 @@
+"""Lemma 2: the gap between the full and the truncated model's gradient of the final loss.
+
+Loss p_T = ½ (y - C h_T - D x_T)^2, parameters w = (W, U). One batched pass computes the gradient for
+every truncation length k at once: the state is reset to zero just before input x_{T-k+1} is read.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .instances import Instance, step_fn
+
+Tensor = torch.Tensor
+
+
+def masked_final_prediction(act: str, W: Tensor, U: Tensor, C: Tensor, D: Tensor, xs: Tensor,
+                            start: Tensor) -> Tensor:
+    """C h_T + D x_T per model (M,): W (M, n, n), U (M, n, d), C (M, n), D (M, d), xs (T, M, d).
+
+    Model m's state is reset to zero just before it reads input ``start[m]`` (0-based), so it sees the
+    last T − start[m] inputs (start 0: the full model).
+    """
+    n = W.shape[-1]
+    step = step_fn(act, W, U)
+    h = xs.new_zeros(W.shape[0], 1, n)
+    for t in range(xs.shape[0]):
+        h = step(h * (start != t).to(xs.dtype).view(-1, 1, 1), xs[t][:, None, :])
+    return (h[:, 0] * C).sum(-1) + (xs[-1] * D).sum(-1)
+
+
+def masked_final_loss(act: str, W: Tensor, U: Tensor, C: Tensor, D: Tensor, y: Tensor, xs: Tensor,
+                      start: Tensor) -> Tensor:
+    """p_T = ½ (y − C h_T − D x_T)^2 per model (M,); arguments as :func:`masked_final_prediction`, y (M,)."""
+    return 0.5 * (y - masked_final_prediction(act, W, U, C, D, xs, start)) ** 2
+
+
+def final_loss_gradients(inst: Instance, xs: Tensor, ks: list[int], act: str) -> tuple[Tensor, Tensor]:
+    """∇_W p^k_T and ∇_U p^k_T for every k: xs (T, P, d) -> (P, K, n, n), (P, K, n, d); k >= T is the full model."""
+    T, P, d = xs.shape
+    K, n = len(ks), inst.W.shape[-1]
+    if K == 0 or min(ks) < 1:
+        raise ValueError(f"ks must be a non-empty list of positive lengths, got {ks}")
+    W = inst.W.repeat_interleave(K, 0).detach().requires_grad_(True)
+    U = inst.U.repeat_interleave(K, 0).detach().requires_grad_(True)
+    start = (T - torch.tensor(ks)).clamp(min=0).repeat(P)
+    rep = lambda v: v.repeat_interleave(K, 0)  # noqa: E731
+    loss = masked_final_loss(act, W, U, rep(inst.C), rep(inst.D), rep(inst.y), rep(xs.transpose(0, 1)).transpose(0, 1),
+                             start).sum()
+    gW, gU = torch.autograd.grad(loss, [W, U])
+    return gW.view(P, K, n, n), gU.view(P, K, n, d)
+
+
+def gradient_gaps(inst: Instance, xs: Tensor, ks: list[int], act: str) -> tuple[Tensor, Tensor]:
+    """(‖∇_w p_T − ∇_w p^k_T‖_F per instance and k (P, K), ‖∇_w p_T‖_F (P,))."""
+    T = xs.shape[0]
+    gW, gU = final_loss_gradients(inst, xs, list(ks) + [T], act)
+    gap = ((gW[:, :-1] - gW[:, -1:]).flatten(2).square().sum(-1)
+           + (gU[:, :-1] - gU[:, -1:]).flatten(2).square().sum(-1)).sqrt()
+    full = (gW[:, -1].flatten(1).square().sum(-1) + gU[:, -1].flatten(1).square().sum(-1)).sqrt()
+    return gap, full
+
+
+def shape_ratio(gaps: Tensor, ks: list[int], lam: float, k_lo: int, k_hi: int) -> Tensor:
+    """R = [gap/λ^k](k_hi) / [gap/λ^k](k_lo) per instance (P,): ≈ k_hi/k_lo for kλ^k, ≈ 1 for λ^k."""
+    i, j = ks.index(k_lo), ks.index(k_hi)
+    return (gaps[:, j] / lam ** k_hi) / (gaps[:, i] / lam ** k_lo)
+
+
+def decay_slopes(gaps: Tensor, ks: list[int], k_max: int) -> Tensor:
+    """Least-squares slope of log gap over the k ≤ k_max in ``ks``, per instance: gaps (P, K) -> (P,)."""
+    from rnnrepro.fits import exponential_rate
+    idx = [i for i, k in enumerate(ks) if k <= k_max]
+    if len(idx) < 2:
+        raise ValueError(f"need at least two k <= {k_max} in ks")
+    return torch.tensor([exponential_rate([ks[i] for i in idx], g[idx]).slope for g in gaps])
+
+
+def kbound_ratio(gaps: Tensor, ks: list[int], lam: float, k_lo: int, k_hi: int) -> Tensor:
+    """[gap/(kλ^k)](k_hi) / [gap/(kλ^k)](k_lo) per instance (P,): ≤ 1 when gap ≤ γ kλ^k with γ fixed at k_lo."""
+    return shape_ratio(gaps, ks, lam, k_lo, k_hi) * k_lo / k_hi

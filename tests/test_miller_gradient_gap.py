@@ -1,0 +1,50 @@
+import pytest
+import torch
+
+from rnnrepro.miller import gradient_gap as gg
+from rnnrepro.miller import instances
+
+torch.set_num_threads(1)
+
+
+def setup(act="linear", lam=0.6):
+    g = torch.Generator().manual_seed(0)
+    inst = instances.make_instance(2, 4, 3, lam, g, setup="calibrated")
+    xs = torch.randn(12, 2, 3, generator=g, dtype=torch.float64)
+    return inst, xs
+
+
+@pytest.mark.parametrize("act", ["linear", "tanh"])
+def test_gradients_match_a_direct_truncated_run(act):
+    inst, xs = setup(act)
+    gW, gU = gg.final_loss_gradients(inst, xs, [3, 12], act)
+    W = inst.W.clone().requires_grad_(True)
+    U = inst.U.clone().requires_grad_(True)
+    step = instances.step_fn(act, W, U)
+    h = torch.zeros(2, 1, 4, dtype=torch.float64)
+    for x in xs[-3:]:  # the last 3 inputs from a zero state
+        h = step(h, x[:, None, :])
+    pred = (h[:, 0] * inst.C).sum(-1) + (xs[-1] * inst.D).sum(-1)
+    gW3, gU3 = torch.autograd.grad((0.5 * (inst.y - pred) ** 2).sum(), [W, U])
+    assert torch.allclose(gW[:, 0], gW3, rtol=1e-10, atol=1e-12)
+    assert torch.allclose(gU[:, 0], gU3, rtol=1e-10, atol=1e-12)
+
+
+def test_gaps_vanish_at_full_length_and_shape_ratio():
+    inst, xs = setup()
+    gaps, full = gg.gradient_gaps(inst, xs, [1, 2, 12], "linear")
+    assert gaps.shape == (2, 3) and full.shape == (2,)
+    assert gaps[:, -1].abs().max() == 0
+    fake = torch.tensor([[0.5 ** k * k for k in (1, 2, 3, 4)]])
+    assert torch.allclose(gg.shape_ratio(fake, [1, 2, 3, 4], 0.5, 1, 4), torch.tensor([4.0]))
+    assert torch.allclose(gg.kbound_ratio(fake, [1, 2, 3, 4], 0.5, 1, 4), torch.tensor([1.0]))
+    assert torch.allclose(gg.decay_slopes(fake / torch.tensor([1.0, 2, 3, 4]), [1, 2, 3, 4], 4),
+                          torch.log(torch.tensor([0.5], dtype=torch.float64)))
+
+
+def test_bad_lengths():
+    inst, xs = setup()
+    with pytest.raises(ValueError):
+        gg.final_loss_gradients(inst, xs, [0, 3], "linear")
+    with pytest.raises(ValueError):
+        gg.decay_slopes(torch.ones(1, 3), [5, 6, 7], 5)

@@ -1,0 +1,34 @@
+import math
+
+import pytest
+import torch
+
+from rnnrepro.miller import instances, pgd
+
+torch.set_num_threads(1)
+
+
+def setup():
+    g = torch.Generator().manual_seed(0)
+    inst = instances.make_instance(2, 4, 3, 0.6, g, setup="calibrated")
+    return inst, torch.randn(10, 2, 3, generator=g, dtype=torch.float64)
+
+
+def test_full_length_truncation_tracks_the_full_model_exactly():
+    inst, xs = setup()
+    r = pgd.projected_gd(inst, xs, [3, 10], "tanh", alpha=0.05, steps=5, radius=0.6, schedules=("1/t", "constant"))
+    assert r["delta"].shape == (6, 2, 2, 2) and r["twin"].shape == (6, 2, 2) and r["residual"].shape == (6, 2, 2)
+    assert r["delta"][:, :, :, 1].abs().max() == 0          # k = T is the full model
+    assert r["delta"][-1, :, :, 0].min() > 0
+    assert torch.linalg.matrix_norm(r["W"], ord=2).max() <= 0.6 + 1e-12
+    with pytest.raises(ValueError):
+        pgd.projected_gd(inst, xs, [3], "linear", alpha=0.1, steps=2, radius=0.6, schedules=("1/t^2",))
+
+
+def test_heldout_gap_and_bound():
+    inst, xs = setup()
+    assert pgd.heldout_prediction_gap(inst, inst.W, inst.W, xs, 10, "linear").abs().max() < 1e-14
+    assert pgd.heldout_prediction_gap(inst, inst.W, inst.W, xs, 2, "linear").max() > 0
+    loose, tight = pgd.prop2_bound(0.01, 100.0, 10.0, 5, 0.5, 200)
+    assert math.isclose(loose, math.log10(0.01 * 10 * 5 * 0.5 ** 5 * 200 ** 2))
+    assert tight < loose
