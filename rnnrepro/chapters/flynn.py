@@ -1,0 +1,30 @@
+"""Flynn: timescale separation in recurrent neural networks (contracting networks, explicit τ*)."""
+
+from ..profiles import Chapter, Param
+
+CHAPTER = Chapter(
+    key="flynn",
+    title="Timescale separation (Flynn, 2015)",
+    paper="T. Flynn. Timescale separation in recurrent neural networks. Neural Computation, 2015, "
+          "doi:10.1162/NECO_a_00740",
+    notebook="book/chapters/flynn.md",
+    params=(
+        Param("seed", int, fast=0, full=0, low=0, help="master seed (problem generator of Example 1)"),
+        Param("n", int, fast=10, full=20, low=4, high=60, help="nodes of the Example 1 network"),
+        Param("m", int, fast=5, full=8, low=1, high=20, help="inputs of the Example 1 network"),
+        Param("v_frob", float, fast=2.0, full=2.0, low=0.1, high=3.9, help="‖v‖_F (β_x = 1 − ‖v‖_F/4)"),
+        Param("alpha", float, fast=0.25, full=0.25, low=0.01, high=0.49, help="descent tolerance α of (4.1)"),
+        Param("n_states", int, fast=2000, full=20000, low=100, help="sampled states for the Table 1 measures"),
+        Param("n_pairs", int, fast=20, full=50, low=2, help="trajectory pairs for Props. 2-3"),
+        Param("n_lipschitz", int, fast=1000, full=5000, low=100, help="sampled pairs per Lipschitz constant"),
+        Param("n_soderlind", int, fast=3000, full=10000, low=100, help="sampled states for inequality 4.4"),
+        Param("t_main", float, fast=200.0, full=400.0, low=20.0, high=2000.0,
+              help="weight-time horizon of the main run"),
+        Param("t_sweep", float, fast=100.0, full=200.0, low=20.0, high=1000.0,
+              help="horizon of the τ sweeps (O(τ) deviation, conservatism)"),
+        Param("bisect_iters", int, fast=6, full=10, low=2, high=20,
+              help="bisection steps (log τ) of the empirical descent threshold per β_x"),
+        Param("n_tau", int, fast=13, full=25, low=5, high=60, help="τ values of the max-ratio-vs-τ sweep"),
+    ),
+    cites=("flynn2015timescale",),
+)

@@ -1,0 +1,1 @@
+"""Flynn (2015): timescale separation in contracting recurrent networks (continuous time, numpy float64)."""

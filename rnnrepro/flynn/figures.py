@@ -1,0 +1,106 @@
+"""The chapter's figures (matplotlib; every axis labelled)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..plotting import new_figure
+
+NAMES = {1: "1-norm", 2: "2-norm", np.inf: "∞-norm"}
+
+
+def contraction(t, dists: dict, beta: float, t_star, star: dict):
+    """Left: ‖x₁ − x₂‖_p / ‖·‖(0) per certified norm with e^{−βt}; right: the star network in ∞ and 1."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for o, d in dists.items():
+        a.semilogy(t, d / d[0], label=f"W certified in the {NAMES[o]}")
+    a.semilogy(t, np.exp(-beta * t), "k--", label=r"$e^{-\beta t}$")
+    a.set(xlabel="time t", ylabel="relative distance", title="Table 1 certificates")
+    a.legend()
+    for o, d in star.items():
+        b.plot(t_star, d / d[0], label=NAMES[o])
+    b.plot(t_star, np.exp(-beta * t_star), "k--", label=r"$e^{-\beta t}$")
+    b.set(xlabel="time t", ylabel="relative distance", title="star network (‖W‖∞ < 4, ‖W‖₁ > 4)")
+    b.legend()
+    return fig
+
+
+def descent(t, curves: dict, alpha: float):
+    """Main run: L*(t) per τ (left), ratio ‖h − h*‖/‖h‖ per τ with the α line (right)."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for label, (loss, ratio) in curves.items():
+        a.semilogy(t, loss, label=label)
+        b.semilogy(t, ratio, label=label)
+    b.axhline(alpha, color="k", ls="--", label="α")
+    a.set(xlabel="weight time t", ylabel="L*(w(t)) = g(x*(w))", title="loss at the fixed point")
+    b.set(xlabel="weight time t", ylabel="‖h − h*‖ / ‖h‖", title="gradient error")
+    a.legend()
+    b.legend()
+    return fig
+
+
+def tau_sweep(taus, max_ratio, tau_star, alpha, taus_dev, dev):
+    """Left: max-ratio vs τ (log-log) with τ* and α; right: ‖w_τ(T) − w_gf(T)‖ vs τ."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    a.loglog(taus, max_ratio, "o-")
+    a.axvline(tau_star, color="C3", ls=":", label="τ* (recipe)")
+    a.axhline(alpha, color="k", ls="--", label="α")
+    a.set(xlabel="τ", ylabel="max_t ‖h − h*‖/‖h‖", title="how conservative is τ*")
+    a.legend()
+    b.loglog(taus_dev, dev, "o-")
+    b.set(xlabel="τ", ylabel="‖w_τ(T) − w_gf(T)‖_F", title="distance to the exact gradient flow")
+    return fig
+
+
+def perturbed_flows(runs: dict):
+    """v(z(t)) − min and ‖∇v‖ for the Theorem 2 / Corollary 1 runs (label -> (t, v, grad_norm))."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for label, (t, v, g) in runs.items():
+        a.plot(t, v, label=label)
+        b.semilogy(t, np.maximum(g, 1e-16), label=label)
+    a.set(xlabel="time t", ylabel="v(z(t))", title="objective", xscale="log")
+    b.set(xlabel="time t", ylabel="‖∇v(z(t))‖", title="gradient norm", xscale="log")
+    b.legend(fontsize=7)
+    return fig
+
+
+def squashing(t, curves: dict, bound: float):
+    """Example 3: loss at equilibrium (left) and ∞-norm certificate (right) along training; label -> (loss, cert)."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for label, (loss, cert) in curves.items():
+        a.semilogy(t, loss, label=label)
+        b.plot(t, cert, label=label)
+    b.axhline(0.0, color="k", lw=0.8)
+    b.axhline(bound, color="k", ls="--", label="−β_x")
+    a.set(xlabel="training time t", ylabel="g(x*(w))", title="loss")
+    b.set(xlabel="training time t", ylabel="−1 + L_σ'‖ω‖∞", title="∞-norm certificate")
+    a.legend()
+    b.legend()
+    return fig
+
+
+def conservatism(beta_x, tau_star, tau_desc):
+    """τ* (recipe) and the empirical descent threshold τ_desc against β_x (log-log)."""
+    fig, ax = new_figure(1, height=2.8, width=4.5)
+    ax.loglog(beta_x, tau_star, "o-", label="τ* (recipe)")
+    ax.loglog(beta_x, tau_desc, "s-", label="largest τ keeping ratio ≤ α")
+    ax.set(xlabel="contraction rate β_x = 1 − ‖v‖_F/4", ylabel="τ", title="conservatism of τ*")
+    ax.legend()
+    return fig
+
+
+def adjoint_and_joint(t_adj, d_adj: dict, t_ball, y_over_R, t_joint, joint_ratio, beta_adj: float):
+    """Props. 1–3: adjoint distances in the dual (1) and primal (∞) norms; ‖y(t)‖/R; joint distance / envelope."""
+    fig, (a, b, c) = new_figure(3, height=2.6)
+    for o, d in d_adj.items():
+        a.plot(t_adj, d / d[0], label=NAMES[o])
+    a.plot(t_adj, np.exp(-beta_adj * t_adj), "k--", label=r"$e^{-\beta t}$")
+    a.set(xlabel="time t", ylabel="‖y₁ − y₂‖ / ‖·‖(0)", title="Prop. 1: adjoint copies")
+    a.legend()
+    b.plot(t_ball, y_over_R, color="C0", alpha=0.5)
+    b.axhline(1.0, color="k", ls="--")
+    b.set(xlabel="time t", ylabel="‖y(t)‖₂ / R", title="Prop. 2: the ball R = L_x g/β_x")
+    c.plot(t_joint, joint_ratio, color="C2", alpha=0.5)
+    c.axhline(1.0, color="k", ls="--")
+    c.set(xlabel="time t", ylabel="distance / (e^(−βt) · distance(0))", title="Prop. 3: joint (x, y)")
+    return fig

@@ -1,0 +1,125 @@
+"""The fixed-feedback network of Example 1 (eq. 7.2) with its adjoint, in column form.
+
+ẋ = f(x, w) = −x + σ(v x + w ρ), x ∈ ℝⁿ, v (n, n) fixed, w (n, m) trained, ρ ∈ ℝᵐ a fixed input;
+loss g(x) = ½‖x − t‖². With A = D_x f = −I + diag(σ'(v x + w ρ)) v the adjoint (2.5, y a column) is
+ẏ = Aᵀ y − ∇g(x), and the weight flow (2.7c) is ẇ = h(x, y, w) = (y ⊙ σ'(v x + w ρ)) ρᵀ. At the fixed
+points, h* = h(x*, y*, w) = −∇_w g(x*(w)). The Table 1 network ẋ = −x + σ(Wx + ρ) is the case m = 1,
+ρ = (1,), w = ρ_Table1 as a column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .activations import dsigma, sigma
+
+
+@dataclass(frozen=True)
+class FixedFeedbackNet:
+    """v (n, n), rho (m,), target (n,). All float64."""
+
+    v: np.ndarray
+    rho: np.ndarray
+    target: np.ndarray
+
+    def __post_init__(self):
+        n = self.v.shape[0]
+        if self.v.shape != (n, n) or self.rho.ndim != 1 or self.target.shape != (n,):
+            raise ValueError(f"need v (n, n), rho (m,), target (n,); got {self.v.shape}, {self.rho.shape}, "
+                             f"{self.target.shape}")
+
+    @property
+    def n(self) -> int:
+        return self.v.shape[0]
+
+    @property
+    def m(self) -> int:
+        return self.rho.shape[0]
+
+    def _w(self, w) -> np.ndarray:
+        w = np.asarray(w, dtype=np.float64).reshape(self.n, self.m)
+        return w
+
+    def pre(self, x, w) -> np.ndarray:
+        """Pre-activations v x + w ρ (n,)."""
+        return self.v @ x + self._w(w) @ self.rho
+
+    def f(self, x, w) -> np.ndarray:
+        """Forward vector field (n,)."""
+        return -x + sigma(self.pre(x, w))
+
+    def jac_x(self, x, w) -> np.ndarray:
+        """A = D_x f (n, n)."""
+        return -np.eye(self.n) + dsigma(self.pre(x, w))[:, None] * self.v
+
+    def grad_g(self, x) -> np.ndarray:
+        return x - self.target
+
+    def loss(self, x) -> float:
+        return 0.5 * float(np.sum((x - self.target) ** 2))
+
+    def adjoint_field(self, x, y, w) -> np.ndarray:
+        """Right-hand side of the adjoint, Aᵀ y − ∇g(x) (n,)."""
+        return self.jac_x(x, w).T @ y - self.grad_g(x)
+
+    def h(self, x, y, w) -> np.ndarray:
+        """Weight field (y ⊙ σ'(pre)) ρᵀ (n, m)."""
+        return np.outer(y * dsigma(self.pre(x, w)), self.rho)
+
+    def fixed_point(self, w, x_start=None, tol: float = 1e-14, max_iter: int = 100) -> np.ndarray:
+        """x*(w) by Newton's method from x_start (default σ(wρ)); unique when the network is contracting."""
+        x = sigma(self._w(w) @ self.rho) if x_start is None else np.asarray(x_start, dtype=np.float64)
+        for _ in range(max_iter):
+            step = np.linalg.solve(self.jac_x(x, w), self.f(x, w))
+            x = x - step
+            if np.max(np.abs(step)) < tol:
+                return x
+        raise RuntimeError("Newton did not converge: is the network contracting?")
+
+    def equilibrium(self, w, x_start=None) -> tuple[np.ndarray, np.ndarray]:
+        """(x*, y*) with y* = A^{-T} ∇g(x*); Newton started at x_start when given (for bistable nets)."""
+        x = self.fixed_point(w, x_start)
+        y = np.linalg.solve(self.jac_x(x, w).T, self.grad_g(x))
+        return x, y
+
+    def h_star(self, w) -> np.ndarray:
+        """h* = −∇_w g(x*(w)) (n, m) by Newton plus one linear solve."""
+        x, y = self.equilibrium(w)
+        return self.h(x, y, w)
+
+    def loss_star(self, w) -> float:
+        """L*(w) = g(x*(w))."""
+        return self.loss(self.fixed_point(w))
+
+    def u_norm(self, x, y, w, p1: float, p2: float) -> float:
+        """U = ‖u(z, w)‖_Z = p1‖f‖₂ + p2‖Aᵀy − ∇g‖₂ (the right-hand side of τż = u, not ż)."""
+        return p1 * float(np.linalg.norm(self.f(x, w))) + p2 * float(np.linalg.norm(self.adjoint_field(x, y, w)))
+
+
+def fd_gradient(net: FixedFeedbackNet, w, eps: float = 1e-6) -> np.ndarray:
+    """Central finite-difference gradient of L*(w) = g(x*(w)), (n, m)."""
+    w = np.asarray(w, dtype=np.float64).reshape(net.n, net.m)
+    grad = np.zeros_like(w)
+    for idx in np.ndindex(*w.shape):
+        e = np.zeros_like(w)
+        e[idx] = eps
+        grad[idx] = (net.loss_star(w + e) - net.loss_star(w - e)) / (2 * eps)
+    return grad
+
+
+def example1_problem(n: int, m: int, v_frob: float, seed: int, rho_norm: float = 1.0):
+    """A random Example 1 problem: (net, w0). v has zero diagonal and ‖v‖_F = v_frob, ‖ρ‖₂ = rho_norm,
+    w0 = 0.5·N(0, 1) (n, m), targets t ~ U(0.2, 0.8)ⁿ."""
+    if n < 2 or m < 1 or not v_frob > 0 or not rho_norm > 0:
+        raise ValueError("need n >= 2, m >= 1, v_frob > 0, rho_norm > 0")
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal((n, n))
+    np.fill_diagonal(v, 0.0)
+    v *= v_frob / np.linalg.norm(v)
+    rho = rng.standard_normal(m)
+    rho *= rho_norm / np.linalg.norm(rho)
+    w0 = 0.5 * rng.standard_normal((n, m))
+    target = rng.uniform(0.2, 0.8, n)
+    return FixedFeedbackNet(v, rho, target), w0

@@ -1,0 +1,23 @@
+import numpy as np
+
+from rnnrepro.flynn import figures as F
+from rnnrepro.plotting import unlabelled_axes
+
+
+def test_figures_have_labelled_axes():
+    t = np.linspace(0, 1, 5)
+    d = np.exp(-t)
+    figs = [F.contraction(t, {1: d, np.inf: d}, 0.1, t, {1: d, np.inf: d}),
+            F.descent(t, {"a": (d, d)}, 0.25),
+            F.tau_sweep(t + 1, d, 1.5, 0.25, t + 1, d),
+            F.perturbed_flows({"a": (t + 1, d, d)})]
+    assert all(unlabelled_axes(f) == [] for f in figs)
+
+
+def test_adjoint_and_joint_and_other_figures_labelled():
+    t = np.linspace(0, 1, 5)
+    d = np.exp(-t)
+    figs = [F.adjoint_and_joint(t, {1: d, np.inf: d}, t, np.ones((5, 2)), t, np.ones((5, 2)), 0.1),
+            F.squashing(t, {"a": (d, -d)}, -0.1),
+            F.conservatism(t + 1, d, d)]
+    assert all(unlabelled_axes(f) == [] for f in figs)

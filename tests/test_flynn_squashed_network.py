@@ -1,0 +1,42 @@
+import numpy as np
+import pytest
+
+from rnnrepro.flynn.squashed_network import (SquashedNet, complete_graph, fd_jacobians, table3_printed,
+                                             train_gradient_flow)
+
+
+def make(squash=True, seed=0, n=5):
+    rng = np.random.default_rng(seed)
+    gain = 0.9 / (0.25 * (n - 1)) * rng.uniform(0.5, 1.0, n)
+    return SquashedNet(gain, complete_graph(n), rng.uniform(-1, 1, n), np.arange(2), np.array([0.2, 0.8]), squash)
+
+
+def test_jacobians_match_finite_differences_and_table3_misprints():
+    net = make()
+    rng = np.random.default_rng(1)
+    x, w = rng.uniform(0, 1, 5), 0.3 * rng.standard_normal((5, 5))
+    jx, jw = fd_jacobians(net, x, w)
+    assert np.abs(jx - net.jac_x(x, w)).max() < 1e-8 and np.abs(jw - net.jac_w(x, w)).max() < 1e-8
+    px, pw = table3_printed(net, x, w)
+    assert np.abs(jx - px).max() == pytest.approx(1.0, abs=1e-8) and np.abs(jw - pw).max() > 1e-3
+
+
+def test_h_star_is_minus_gradient_and_certificate():
+    net = make()
+    w = 0.3 * np.random.default_rng(2).standard_normal((5, 5))
+    eps = 1e-6
+    fd = np.zeros((5, 5))
+    for idx in np.ndindex(5, 5):
+        e = np.zeros((5, 5))
+        e[idx] = eps
+        fd[idx] = (net.loss_star(w + e) - net.loss_star(w - e)) / (2 * eps)
+    assert np.abs(net.h_star(w) + fd).max() < 1e-8
+    assert net.certificate(100 * w) <= -1 + 0.25 * (net.gain * 4).max() + 1e-12
+    assert not make(squash=False).certificate(100 * w) < 0
+
+
+def test_gradient_flow_descends():
+    net = make()
+    t, W = train_gradient_flow(net, np.zeros((5, 5)), 20.0, 5)
+    losses = [net.loss_star(w) for w in W]
+    assert W.shape == (5, 5, 5) and np.all(np.diff(losses) <= 1e-12)

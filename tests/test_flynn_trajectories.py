@@ -1,0 +1,23 @@
+import numpy as np
+import pytest
+
+from rnnrepro.flynn import trajectories as tj
+
+
+def test_weights_and_batched_integration_match_single_copies():
+    W = tj.zero_diagonal_weights(5, np.inf, 3.0, 0)
+    assert np.linalg.norm(W, np.inf) == pytest.approx(3.0) and np.all(np.diag(W) == 0)
+    S = tj.star_weights(5, 2.0)
+    assert np.linalg.norm(S, np.inf) == 2.0 and np.linalg.norm(S, 1) == 8.0
+    net = tj.table1_net(W)
+    rng = np.random.default_rng(0)
+    x0, y0 = rng.uniform(0, 1, (3, 5)), rng.standard_normal((3, 5))
+    t, X, Y = tj.integrate_copies(net, lambda s: np.ones((5, 1)), x0, y0, 2.0, 5)
+    t1, X1, Y1 = tj.integrate_copies(net, lambda s: np.ones((5, 1)), x0[1], y0[1], 2.0, 5)
+    assert X.shape == (5, 3, 5) and np.allclose(X[:, 1], X1[:, 0], atol=1e-9) and np.allclose(Y[:, 1], Y1[:, 0],
+                                                                                              atol=1e-9)
+    b = tj.ball_samples(4, 2.0, 100, rng, lo=0.5)
+    nb = np.linalg.norm(b, axis=1)
+    assert nb.max() <= 2.0 and nb.min() >= 1.0
+    with pytest.raises(ValueError):
+        tj.integrate_copies(net, lambda s: np.ones((5, 1)), x0, y0[:2], 1.0)
