@@ -3,13 +3,14 @@
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
-- :mod:`.style`: the book's style sheet (claims tables that fit the page).
+- :mod:`.style`: the book's style sheet (claims tables that fit the page);
+- :mod:`.bibliography`: author–year labels in the bibliography, as the text cites.
 """
 
-from . import downloads, mathjax, scripts, style
+from . import bibliography, downloads, mathjax, scripts, style
 
 
 def setup(app):
-    for module in (downloads, mathjax, scripts, style):
+    for module in (bibliography, downloads, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

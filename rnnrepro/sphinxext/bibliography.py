@@ -1,0 +1,46 @@
+"""The bibliography's labels in the author–year form the text cites with ("Ribeiro et al. 2020"),
+instead of pybtex's alpha labels ("[ComputationalMGroupUoSouthampton24]"). Registered as the pybtex
+formatting style ``authoryear`` (``bibtex_default_style`` in ``_config.yml``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.labels import BaseLabelStyle
+
+STYLE = "authoryear"
+
+
+def author_year(entry) -> str:
+    """``Last 2020``, ``Last and Other 2020`` or ``Last et al. 2020`` (organisations named whole)."""
+    people = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = [" ".join(p.last_names) or " ".join(p.first_names) for p in people]
+    who = (names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2
+           else f"{names[0]} et al." if names else entry.key)
+    return f"{who.replace('{', '').replace('}', '')} {entry.fields.get('year', 'n.d.')}"
+
+
+class AuthorYearLabels(BaseLabelStyle):
+    """Author–year labels; equal ones get a, b, … in order."""
+
+    def format_labels(self, sorted_entries):
+        entries = list(sorted_entries)
+        labels = [author_year(e) for e in entries]
+        repeated, seen = Counter(labels), Counter()
+        for label in labels:
+            if repeated[label] > 1:
+                yield label + "abcdefghijklmnopqrstuvwxyz"[seen[label]]
+                seen[label] += 1
+            else:
+                yield label
+
+
+class AuthorYearStyle(UnsrtStyle):
+    default_label_style = AuthorYearLabels
+
+
+def setup(app):
+    register_plugin("pybtex.style.formatting", STYLE, AuthorYearStyle)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
