@@ -341,17 +341,23 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True)
                  "|---|---|---|---|---|"]
         for c in rows:
             fmt = c.get("fmt", ".4g")
-            text = f"**{c['ref']}.** {c['statement']}" if statements else c["ref"]
-            control = (f"none: {c.get('no_control') or 'not given'}" if c.get("control") is None else
-                       show(c["control"], fmt) + (f" ({c['control_note']})" if c.get("control_note") else "")
-                       + " fails it")
+            text = f"**{_literal(c['ref'])}.** {_literal(c['statement'])}" if statements else _literal(c["ref"])
+            control = _literal(f"none: {c.get('no_control') or 'not given'}" if c.get("control") is None else
+                               show(c["control"], fmt) + (f" ({c['control_note']})" if c.get("control_note") else "")
+                               + " fails it")
             meta = f'<br><span class="claim-meta">criterion {c["criterion"]} · control: {control}</span>'
             cells = [claim_anchor(c["id"], f"{page}#{c['id']}" if page else ""), text + meta,
-                     show(c["paper"], fmt), show(c["measured"], fmt), c["status"]]
-            lines.append("| " + " | ".join(str(x).replace("|", "\\|").replace("\n", " ") for x in cells) + " |")
+                     _literal(show(c["paper"], fmt)), show(c["measured"], fmt), c["status"]]
+            lines.append("| " + " | ".join(str(x) for x in cells) + " |")
         lines.append(":::")
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _literal(text: str) -> str:
+    """Text for a markdown table cell, shown as written: brackets that would make a link escaped
+    (``[gap](60)``), pipes escaped, lines joined. Claim texts are plain (no $…$ math)."""
+    return str(text).replace("[", "\\[").replace("]", "\\]").replace("|", "\\|").replace("\n", " ")
 
 
 def counts_line(ledger: dict) -> str:

@@ -157,3 +157,10 @@ def test_check_is_an_integrity_row_that_can_fail(ledger):
     with pytest.raises(ClaimFailed):
         ledger.check("demo.art.bad", "re-evaluated", measured=1e-3, criterion=AtMost(1e-5), no_control="artefact")
     assert ledger.counts() == dict.fromkeys(STATUSES, 0) and ledger.n_checks() == 2
+
+
+def test_table_cells_show_brackets_and_pipes_as_written(ledger):
+    ledger.claim("demo.r.ratio", "R = [gap](60) / [gap](10) | both", ref="Fig. [1]", measured=0.4,
+                 criterion=AtMost(1), status="partial", paper="a|b", no_control="identity")
+    md = ledger.table_markdown()
+    assert "R = \\[gap\\](60) / \\[gap\\](10) \\| both" in md and "**Fig. \\[1\\].**" in md and "| a\\|b |" in md
