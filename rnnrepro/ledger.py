@@ -332,7 +332,7 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True)
     in small print beneath; the paper's value; ours; the status.
     """
     parts = []
-    for kind, title in (("paper", "Paper claims"), ("integrity", "Integrity checks")):
+    for kind, title in zip(KINDS, ("Paper claims", "Integrity checks")):
         rows = [c for c in claims if c.get("kind", "paper") == kind]
         if not rows:
             continue
