@@ -9,6 +9,7 @@ BIB = """
 @article{c, author = {Miller, John and Hardt, Moritz}, title = {t}, year = {2018}}
 @article{d, author = {Miller, John and Hardt, Moritz}, title = {u}, year = {2018}}
 @article{e, author = {Flynn, Sean}, title = {t}, year = {2015}}
+@misc{f, author = {Wouts, Marc and others}, title = {t}, year = {2025}}
 """
 
 
@@ -16,6 +17,7 @@ def test_labels_are_author_year_and_unique():
     entries = list(parse_string(BIB, "bibtex").entries.values())
     assert author_year(entries[0]) == "Computational Modelling Group, University of Southampton 2024"
     assert author_year(entries[1]) == "Li et al. 2021" and author_year(entries[4]) == "Flynn 2015"
+    assert author_year(entries[5]) == "Wouts et al. 2025"
     labels = list(AuthorYearLabels().format_labels(entries))
     assert labels[2:4] == ["Miller and Hardt 2018a", "Miller and Hardt 2018b"]
 

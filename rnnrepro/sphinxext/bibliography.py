@@ -17,6 +17,8 @@ def author_year(entry) -> str:
     """``Last 2020``, ``Last and Other 2020`` or ``Last et al. 2020`` (organisations named whole)."""
     people = entry.persons.get("author") or entry.persons.get("editor") or []
     names = [" ".join(p.last_names) or " ".join(p.first_names) for p in people]
+    if "others" in names[1:]:          # "A and others": et al.
+        names = names[:1] + ["", ""]
     who = (names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2
            else f"{names[0]} et al." if names else entry.key)
     return f"{who.replace('{', '').replace('}', '')} {entry.fields.get('year', 'n.d.')}"
