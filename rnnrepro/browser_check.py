@@ -8,18 +8,16 @@ Used by ``tests/test_built_book.py`` (CI installs Debian's ``chromium``).
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
 import shutil
 import subprocess
 import tempfile
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from .local_server import serve
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -103,25 +101,6 @@ def inspect_dom(page: str, dom: str, site: Path) -> PageReport:
 def console_errors(stderr: str) -> list[str]:
     """Console messages in Chromium's log that are errors (uncaught exceptions, failed loads)."""
     return [f"{msg} ({src})" for msg, src in _CONSOLE.findall(stderr) if _CONSOLE_ERROR.search(msg)]
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-@contextmanager
-def serve(folder: Path):
-    """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def check_pages(site: Path, pages: list[str], chromium: str, budget_ms: int = 8000) -> list[PageReport]:

@@ -12,7 +12,6 @@ import json
 import re
 import subprocess
 from functools import lru_cache
-from pathlib import Path
 
 from .chapters import get_chapter
 from .errors import ConfigError
@@ -66,8 +65,9 @@ def claim_ids(key: str) -> list[str]:
     (``"<key>.<item>.<name>"``) and those in the ledgers of its last runs (book build, CLI)."""
     chapter = get_chapter(key)
     ids = set(re.findall(rf'"({re.escape(key)}\.[a-z0-9_]+\.[a-z0-9_]+)"', (REPO / chapter.notebook).read_text()))
-    for folder in (REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent, REPO / "_build" / "runs"):
-        path = folder / f"{key}.ledger.json"
+    from .cli import ledger_paths
+
+    for path in ledger_paths(chapter):
         if path.is_file():
             ledger = json.loads(path.read_text())
             ids |= {c["id"] for c in ledger["claims"]} | set(ledger.get("values", {}))

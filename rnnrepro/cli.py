@@ -84,9 +84,13 @@ def last_ledger(chapter, out: str | None) -> Path:
     """The chapter's ledger in ``out``, or else the newer of the CLI's and the book build's."""
     if out is not None:
         return Path(out) / f"{chapter.key}.ledger.json"
-    candidates = [DEFAULT_OUT / f"{chapter.key}.ledger.json",
-                  REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent / f"{chapter.key}.ledger.json"]
-    return max(candidates, key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)
+    return max(ledger_paths(chapter), key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)
+
+
+def ledger_paths(chapter) -> list[Path]:
+    """Where a chapter's last ledgers are: the CLI's default output and the book build's."""
+    return [DEFAULT_OUT / f"{chapter.key}.ledger.json",
+            REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent / f"{chapter.key}.ledger.json"]
 
 
 def _cmd_list(args) -> int:

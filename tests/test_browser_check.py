@@ -26,12 +26,3 @@ def test_console_errors_are_picked_from_the_log():
            '[1:2:INFO:CONSOLE:1] "Uncaught ReferenceError: f is not defined", source: http://127.0.0.1:1/p.html (1)\n')
     errors = bc.console_errors(log)
     assert len(errors) == 2 and "THEBE_JS_URL" in errors[0] and "ReferenceError" in errors[1]
-
-
-def test_serve_gives_a_local_url(tmp_path):
-    import urllib.request
-
-    (tmp_path / "p.html").write_text("hello")
-    with bc.serve(tmp_path) as base:
-        assert base.startswith("http://127.0.0.1:")
-        assert urllib.request.urlopen(f"{base}/p.html", timeout=5).read() == b"hello"

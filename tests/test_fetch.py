@@ -6,7 +6,7 @@ import socket
 import pytest
 
 from rnnrepro import cli, fetch, wikitext
-from rnnrepro.browser_check import serve
+from rnnrepro.local_server import serve
 from rnnrepro.data import data_root
 from rnnrepro.errors import DataError
 
