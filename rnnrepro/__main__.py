@@ -1,7 +1,7 @@
-"""``python -m rnnrepro``: see :mod:`rnnrepro.cli`."""
+"""``python -m rnnrepro``: see :mod:`rnnrepro.book.cli`."""
 
 import sys
 
-from .cli import main
+from rnnrepro.book.cli import main
 
 sys.exit(main())

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.artifacts import ArtifactError, load_artifact, save_artifact, sha256_file
-from rnnrepro.train import History
+from rnnrepro.book.artifacts import ArtifactError, load_artifact, save_artifact, sha256_file
+from rnnrepro.core.train import History
 
 
 def save(tmp_path, **kw):

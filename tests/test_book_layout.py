@@ -5,8 +5,8 @@ import re
 import jupytext
 import pytest
 
-from rnnrepro.chapters import all_chapters
-from rnnrepro.paths import REPO, toc_files
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.paths import REPO, toc_files
 
 NOTEBOOKS = [f for f in toc_files() if "kernelspec" in (REPO / f"{f}.md").read_text()[:600]]
 

@@ -1,4 +1,4 @@
-from rnnrepro import browser_check as bc
+from rnnrepro.site import browser_check as bc
 
 
 def test_inspect_dom_finds_raw_tex_and_missing_images(tmp_path):

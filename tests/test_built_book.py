@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rnnrepro.chapters import all_chapters
-from rnnrepro.cite import book_metadata, build_commit
-from rnnrepro.paths import toc_files
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.cite import book_metadata, build_commit
+from rnnrepro.book.paths import toc_files
 
 HTML = Path(os.environ["RNNREPRO_BUILT_BOOK"]) if os.environ.get("RNNREPRO_BUILT_BOOK") else None
 pytestmark = pytest.mark.skipif(HTML is None, reason="set RNNREPRO_BUILT_BOOK to a built book's HTML folder")
@@ -47,7 +47,7 @@ def test_chapter_page_has_cite_block_and_downloads(chapter):
 
 def test_every_page_reads_offline_in_a_browser():
     """Headless Chromium, offline: math typeset (no raw TeX), images present, no console errors."""
-    from rnnrepro.browser_check import check_pages, find_chromium
+    from rnnrepro.site.browser_check import check_pages, find_chromium
 
     chromium = find_chromium()
     if chromium is None:

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from rnnrepro.cells import (affine, concat_state, linear_step, lstm_concat_step, lstm_params_from_torch,
+from rnnrepro.core.cells import (affine, concat_state, linear_step, lstm_concat_step, lstm_params_from_torch,
                             lstm_step, split_state, tanh_rnn_step)
 
 torch.set_num_threads(1)

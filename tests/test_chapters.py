@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from rnnrepro.chapters import all_chapters
-from rnnrepro.cli import run_chapter
-from rnnrepro.ledger import STATUSES, VERIFIED
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.cli import run_chapter
+from rnnrepro.book.ledger import STATUSES, VERIFIED
 
 
 @pytest.mark.chapter

@@ -1,10 +1,10 @@
 import pytest
 from pybtex.database import parse_string
 
-from rnnrepro import cite, cli
-from rnnrepro.chapters import all_chapters
-from rnnrepro.errors import ConfigError
-from rnnrepro.profiles import Chapter
+from rnnrepro.book import cite, cli
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.errors import ConfigError
+from rnnrepro.book.profiles import Chapter
 
 
 @pytest.mark.parametrize("key", list(all_chapters()))
@@ -63,7 +63,7 @@ def test_cli_prints_the_reference(fmt, capsys):
 def test_versions_agree():
     import tomllib
 
-    from rnnrepro.paths import REPO
+    from rnnrepro.book.paths import REPO
 
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert cite.book_metadata()["version"] == version

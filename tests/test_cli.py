@@ -3,9 +3,9 @@ import sys
 
 import pytest
 
-from rnnrepro import cli
-from rnnrepro.chapters import all_chapters, get_chapter
-from rnnrepro.errors import ConfigError
+from rnnrepro.book import cli
+from rnnrepro.book.chapters import all_chapters, get_chapter
+from rnnrepro.book.errors import ConfigError
 
 
 def run_cli(*args):

@@ -1,6 +1,6 @@
 import torch
 
-from rnnrepro import convergence
+from rnnrepro.core import convergence
 
 
 def test_spread():

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from rnnrepro.criteria import Above, AtLeast, AtMost, Below, Between, IsTrue, Within
+from rnnrepro.book.criteria import Above, AtLeast, AtMost, Below, Between, IsTrue, Within
 
 
 @pytest.mark.parametrize("crit, yes, no", [

@@ -3,7 +3,7 @@ import hashlib
 import pytest
 
 from rnnrepro import data
-from rnnrepro.errors import DataError
+from rnnrepro.book.errors import DataError
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.determinism import pin_blas_threads, seed_everything
+from rnnrepro.book.determinism import pin_blas_threads, seed_everything
 
 
 def draws():

@@ -5,10 +5,11 @@ import socket
 
 import pytest
 
-from rnnrepro import cli, fetch, wikitext
-from rnnrepro.local_server import serve
+from rnnrepro.book import cli
+from rnnrepro.data import fetch, wikitext
+from rnnrepro.site.local_server import serve
 from rnnrepro.data import data_root
-from rnnrepro.errors import DataError
+from rnnrepro.book.errors import DataError
 
 TRAIN = "the first line\n = a heading = \nlast one\n"
 

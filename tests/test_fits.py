@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.fits import Fit, exponential_rate, linear_fit, power_law_exponent
+from rnnrepro.core.fits import Fit, exponential_rate, linear_fit, power_law_exponent
 
 
 def test_linear_fit_exact_and_noisy():
@@ -48,7 +48,7 @@ def test_errors(call, match):
 
 
 def test_secant_slope_ratio_separates_exponential_from_power_laws():
-    from rnnrepro.fits import secant_slope_ratio
+    from rnnrepro.core.fits import secant_slope_ratio
     x = np.arange(8.0, 31.0, 2.0)
     assert secant_slope_ratio(x, 3 * np.exp(0.7 * x), 6) == pytest.approx(1.0)
     assert secant_slope_ratio(x, np.exp(0.01 * x ** 2), 6) > 1.0          # a rising rate
@@ -65,7 +65,7 @@ def test_secant_slope_ratio_separates_exponential_from_power_laws():
 
 
 def test_exp_vs_power_and_power_law_through():
-    from rnnrepro.fits import exp_vs_power, power_law_through
+    from rnnrepro.core.fits import exp_vs_power, power_law_through
     x = np.arange(8.0, 31.0, 2.0)
     assert exp_vs_power(x, np.exp(0.5 * x) * (1 + 0.01 * np.sin(x))) > 10
     poly = power_law_through(x, 8.0, 2.7, 30.0, 1.7e7)

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from rnnrepro.flat import ParamSpec
+from rnnrepro.core.flat import ParamSpec
 
 torch.set_num_threads(1)
 D = torch.float64

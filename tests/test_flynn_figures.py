@@ -1,7 +1,7 @@
 import numpy as np
 
 from rnnrepro.flynn import figures as F
-from rnnrepro.plotting import unlabelled_axes
+from rnnrepro.book.plotting import unlabelled_axes
 
 
 def test_figures_have_labelled_axes():

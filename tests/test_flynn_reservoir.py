@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnrepro import matrix_measures as mm
+from rnnrepro.core import matrix_measures as mm
 from rnnrepro.flynn import reservoir as rs
 
 

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.criteria import AtMost, Within
-from rnnrepro.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFailed, ControlPassed, Ledger, counts_line,
+from rnnrepro.book.criteria import AtMost, Within
+from rnnrepro.book.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFailed, ControlPassed, Ledger, counts_line,
                              plain)
-from rnnrepro.plotting import new_figure
-from rnnrepro.profiles import Chapter, Param
+from rnnrepro.book.plotting import new_figure
+from rnnrepro.book.profiles import Chapter, Param
 
 CH = Chapter(key="demo", title="Demo", paper="A paper", notebook="book/chapters/demo.md",
              params=(Param("seed", int, fast=3, full=3),))

@@ -8,7 +8,7 @@ import numpy as np
 
 from rnnrepro.li import figures as F
 from rnnrepro.li import sweeps as S
-from rnnrepro.plotting import unlabelled_axes
+from rnnrepro.book.plotting import unlabelled_axes
 
 
 def test_model_identities_small():

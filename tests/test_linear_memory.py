@@ -3,8 +3,8 @@ import math
 import pytest
 import torch
 
-from rnnrepro import linear_memory as lm
-from rnnrepro import systems
+from rnnrepro.core import linear_memory as lm
+from rnnrepro.core import systems
 
 
 def system(P=2, n=5, radius=0.8, seed=0):

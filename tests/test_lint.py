@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from rnnrepro.paths import REPO
+from rnnrepro.book.paths import REPO
 
 
 def test_ruff_clean():

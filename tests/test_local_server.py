@@ -1,6 +1,6 @@
 import urllib.request
 
-from rnnrepro.local_server import serve
+from rnnrepro.site.local_server import serve
 
 
 def test_serve_gives_a_local_url(tmp_path):

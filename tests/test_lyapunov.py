@@ -3,8 +3,8 @@ import math
 import pytest
 import torch
 
-from rnnrepro.cells import linear_step, lstm_concat_step, tanh_rnn_step
-from rnnrepro.lyapunov import largest_lyapunov, reverse_jvp
+from rnnrepro.core.cells import linear_step, lstm_concat_step, tanh_rnn_step
+from rnnrepro.core.lyapunov import largest_lyapunov, reverse_jvp
 
 torch.set_num_threads(1)
 D = torch.float64

@@ -1,6 +1,6 @@
 import pytest
 
-from rnnrepro import machine
+from rnnrepro.book import machine
 
 
 def test_cpu_info_names_model_and_capability():

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.minima import (count_strict_local_minima_1d, count_strict_local_minima_2d,
+from rnnrepro.core.minima import (count_strict_local_minima_1d, count_strict_local_minima_2d,
                              strict_local_minima_mask_1d, strict_local_minima_mask_2d)
 
 

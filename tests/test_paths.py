@@ -1,4 +1,4 @@
-from rnnrepro import paths
+from rnnrepro.book import paths
 
 
 def test_output_dir_default_is_beside_the_executed_notebook(monkeypatch):

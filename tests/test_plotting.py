@@ -1,6 +1,6 @@
 import matplotlib.pyplot as plt
 
-from rnnrepro.plotting import FULL_WIDTH, new_figure, unlabelled_axes, use_book_style
+from rnnrepro.book.plotting import FULL_WIDTH, new_figure, unlabelled_axes, use_book_style
 
 
 def test_style_has_white_background():

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from rnnrepro import machine
-from rnnrepro.chapters import all_chapters
-from rnnrepro.paths import REPO
+from rnnrepro.book import machine
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.paths import REPO
 
 
 @pytest.mark.chapter

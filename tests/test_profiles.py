@@ -1,7 +1,7 @@
 import pytest
 
-from rnnrepro.errors import ConfigError
-from rnnrepro.profiles import Chapter, Param, check_profile
+from rnnrepro.book.errors import ConfigError
+from rnnrepro.book.profiles import Chapter, Param, check_profile
 
 CH = Chapter(key="demo", title="Demo", paper="-", notebook="book/chapters/demo.md", params=(
     Param("seed", int, fast=0, full=0, low=0),

@@ -2,11 +2,11 @@ import json
 
 import pytest
 
-from rnnrepro import scorecard
-from rnnrepro.chapters import all_chapters
+from rnnrepro.book import scorecard
+from rnnrepro.book.chapters import all_chapters
 from rnnrepro.data import sha256_file
-from rnnrepro.errors import RnnreproError
-from rnnrepro.paths import REPO, toc_files
+from rnnrepro.book.errors import RnnreproError
+from rnnrepro.book.paths import REPO, toc_files
 
 
 def fake_ledger(key, chapter, sha):

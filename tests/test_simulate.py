@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from rnnrepro.cells import lstm_concat_step, lstm_step, split_state, tanh_rnn_step
-from rnnrepro.simulate import simulate
+from rnnrepro.core.cells import lstm_concat_step, lstm_step, split_state, tanh_rnn_step
+from rnnrepro.core.simulate import simulate
 
 torch.set_num_threads(1)
 D = torch.float64

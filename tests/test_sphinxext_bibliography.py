@@ -1,7 +1,7 @@
 from pybtex.database import parse_string
 
-from rnnrepro.paths import REPO
-from rnnrepro.sphinxext.bibliography import AuthorYearLabels, author_year
+from rnnrepro.book.paths import REPO
+from rnnrepro.site.sphinxext.bibliography import AuthorYearLabels, author_year
 
 BIB = """
 @misc{a, author = {{Computational Modelling Group, University of Southampton}}, title = {t}, year = {2024}}

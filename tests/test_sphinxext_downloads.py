@@ -2,9 +2,9 @@ import zipfile
 
 import pytest
 
-from rnnrepro.chapters import all_chapters
-from rnnrepro.paths import OUT_ENV, toc_files
-from rnnrepro.sphinxext.downloads import copy_chapter_data
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.paths import OUT_ENV, toc_files
+from rnnrepro.site.sphinxext.downloads import copy_chapter_data
 
 IN_TOC = [key for key, ch in all_chapters().items() if ch.notebook.removesuffix(".md") in set(toc_files())]
 

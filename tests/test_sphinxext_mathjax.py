@@ -1,9 +1,9 @@
 import pytest
 import yaml
 
-from rnnrepro.sphinxext import mathjax as sphinx_mathjax
-from rnnrepro.errors import RnnreproError
-from rnnrepro.paths import REPO
+from rnnrepro.site.sphinxext import mathjax as sphinx_mathjax
+from rnnrepro.book.errors import RnnreproError
+from rnnrepro.book.paths import REPO
 
 
 def test_the_local_copy_holds_what_the_pages_load(tmp_path):
@@ -16,7 +16,7 @@ def test_the_local_copy_holds_what_the_pages_load(tmp_path):
 
 def test_config_points_mathjax_at_the_local_copy():
     config = yaml.safe_load((REPO / "_config.yml").read_text())["sphinx"]
-    assert "rnnrepro.sphinxext" in config["extra_extensions"]
+    assert "rnnrepro.site.sphinxext" in config["extra_extensions"]
     assert config["config"]["mathjax_path"] == sphinx_mathjax.MATHJAX_PATH
 
 

@@ -1,6 +1,6 @@
 from types import SimpleNamespace
 
-from rnnrepro.sphinxext.scripts import unique_scripts
+from rnnrepro.site.sphinxext.scripts import unique_scripts
 
 
 def js(filename, **attributes):

@@ -1,4 +1,4 @@
-from rnnrepro.sphinxext import style
+from rnnrepro.site.sphinxext import style
 
 
 def test_the_style_sheet_styles_the_claims_tables():

@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from rnnrepro import systems
+from rnnrepro.core import systems
 
 
 def test_spectral_norm_and_radius():

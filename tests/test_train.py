@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.train import History, train
+from rnnrepro.core.train import History, train
 
 torch.set_num_threads(1)
 D = torch.float64
@@ -145,7 +145,7 @@ def test_silent_and_errors(capsys):
 def test_progress_bar_only_on_a_terminal_outside_jupyter(monkeypatch, capsys):
     import sys
 
-    from rnnrepro import train as train_module
+    from rnnrepro.core import train as train_module
 
     class Tty:
         def isatty(self):

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from rnnrepro import truncation
+from rnnrepro.core import truncation
 
 
 def test_linear_contraction_errors_decay_geometrically():

@@ -1,8 +1,8 @@
 import pytest
 import torch
 
-from rnnrepro import wikitext
-from rnnrepro.errors import DataError
+from rnnrepro.data import wikitext
+from rnnrepro.book.errors import DataError
 
 
 def test_tokens_and_vocab(tmp_path):

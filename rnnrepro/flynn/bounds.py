@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from scipy.optimize import minimize_scalar
 
-from .activations import L_DDSIGMA, L_DSIGMA
+from rnnrepro.flynn.activations import L_DDSIGMA, L_DSIGMA
 
 
 @dataclass(frozen=True)

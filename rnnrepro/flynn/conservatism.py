@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from .bounds import example1_recipe
-from .network import FixedFeedbackNet
-from .optimisation_system import diagnose, run_optimisation, warm_up
+from rnnrepro.flynn.bounds import example1_recipe
+from rnnrepro.flynn.network import FixedFeedbackNet
+from rnnrepro.flynn.optimisation_system import diagnose, run_optimisation, warm_up
 
 
 def max_ratio(net: FixedFeedbackNet, w0, tau: float, T: float, r: float, warm: float = 30.0) -> float:

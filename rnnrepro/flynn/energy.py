@@ -10,8 +10,8 @@ from typing import Callable
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .activations import dsigma, sigma
-from .network import FixedFeedbackNet
+from rnnrepro.flynn.activations import dsigma, sigma
+from rnnrepro.flynn.network import FixedFeedbackNet
 
 
 def u_norms(net: FixedFeedbackNet, X, Y, W, p1: float, p2: float) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import new_figure
+from rnnrepro.book.plotting import new_figure
 
 NAMES = {1: "1-norm", 2: "2-norm", np.inf: "∞-norm"}
 

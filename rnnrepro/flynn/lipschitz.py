@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .activations import dsigma, sigma
-from .bounds import Recipe
-from .network import FixedFeedbackNet
-from .trajectories import ball_samples
+from rnnrepro.flynn.activations import dsigma, sigma
+from rnnrepro.flynn.bounds import Recipe
+from rnnrepro.flynn.network import FixedFeedbackNet
+from rnnrepro.flynn.trajectories import ball_samples
 
 
 def dw_f_norm(net: FixedFeedbackNet, x, w) -> float:

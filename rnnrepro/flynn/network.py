@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .activations import dsigma, sigma
+from rnnrepro.flynn.activations import dsigma, sigma
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .network import FixedFeedbackNet
+from rnnrepro.flynn.network import FixedFeedbackNet
 
 
 def _split(net: FixedFeedbackNet, s):

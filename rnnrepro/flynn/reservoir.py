@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .activations import L_DSIGMA, sigma
+from rnnrepro.flynn.activations import L_DSIGMA, sigma
 
 
 def coupling_bound(n1: int, n2: int) -> float:

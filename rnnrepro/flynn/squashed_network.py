@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .activations import L_DSIGMA, dsigma, sigma
+from rnnrepro.flynn.activations import L_DSIGMA, dsigma, sigma
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import matrix_measures as mm
-from .network import FixedFeedbackNet
-from .trajectories import integrate_copies, table1_net
+from rnnrepro.core import matrix_measures as mm
+from rnnrepro.flynn.network import FixedFeedbackNet
+from rnnrepro.flynn.trajectories import integrate_copies, table1_net
 
 
 def sampled_measure_sup(W, bias, ord, count: int, rng: np.random.Generator, box: float = 5.0) -> float:

@@ -11,8 +11,8 @@ from typing import Callable
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from .activations import dsigma, sigma
-from .network import FixedFeedbackNet
+from rnnrepro.flynn.activations import dsigma, sigma
+from rnnrepro.flynn.network import FixedFeedbackNet
 
 
 def zero_diagonal_weights(n: int, ord, norm: float, seed: int) -> np.ndarray:

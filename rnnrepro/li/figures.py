@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import new_figure
+from rnnrepro.book.plotting import new_figure
 
 
 def density(ms, d, labels):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from . import diagonal
+from rnnrepro.li import diagonal
 
 
 def hitting_time(theta0, target, delta=0.01, tmax=1e9, kind="loss", rtol=1e-9, atol=1e-12):

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import optimize
 
-from . import diagonal
+from rnnrepro.li import diagonal
 
 
 def stirling2(n, k):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 
-from ..fits import power_law_exponent
+from rnnrepro.core.fits import power_law_exponent
 
 
 def gd_escape_steps(eps, lr, theta0, gap=1.0):

@@ -6,16 +6,16 @@ import math
 
 import numpy as np
 
-from . import approximation as A
-from . import diagonal as D
-from . import euler_rnn as E
-from . import gradient_flow as GF
-from . import kernels as K
-from . import landscape as LS
-from . import momentum as MO
-from . import targets as T
-from .plateau import longest_plateau, steps_to_fraction
-from ..fits import exponential_rate, power_law_exponent
+from rnnrepro.li import approximation as A
+from rnnrepro.li import diagonal as D
+from rnnrepro.li import euler_rnn as E
+from rnnrepro.li import gradient_flow as GF
+from rnnrepro.li import kernels as K
+from rnnrepro.li import landscape as LS
+from rnnrepro.li import momentum as MO
+from rnnrepro.li import targets as T
+from rnnrepro.li.plateau import longest_plateau, steps_to_fraction
+from rnnrepro.core.fits import exponential_rate, power_law_exponent
 
 # ------------------------------------------------------------------ Prop. 3.1 and (17)
 
@@ -263,7 +263,7 @@ def appendix_e(eps, lr, theta0):
 
 
 def loglinear(x, y):
-    """(slope, R²) of log y against x (thin wrapper of rnnrepro.fits.exponential_rate)."""
+    """(slope, R²) of log y against x (thin wrapper of rnnrepro.core.fits.exponential_rate)."""
     f = exponential_rate(x, y)
     return f.slope, f.r2
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from .instances import Instance, step_fn
+from rnnrepro.miller.instances import Instance, step_fn
 
 Tensor = torch.Tensor
 
@@ -68,7 +68,7 @@ def shape_ratio(gaps: Tensor, ks: list[int], lam: float, k_lo: int, k_hi: int) -
 
 def decay_slopes(gaps: Tensor, ks: list[int], k_max: int) -> Tensor:
     """Least-squares slope of log gap over the k ≤ k_max in ``ks``, per instance: gaps (P, K) -> (P,)."""
-    from rnnrepro.fits import exponential_rate
+    from rnnrepro.core.fits import exponential_rate
     idx = [i for i, k in enumerate(ks) if k <= k_max]
     if len(idx) < 2:
         raise ValueError(f"need at least two k <= {k_max} in ks")

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import torch
 
-from rnnrepro import cells
-from rnnrepro.contraction import project_spectral_norm
+from rnnrepro.core import cells
+from rnnrepro.core.contraction import project_spectral_norm
 
 Tensor = torch.Tensor
 ACTIVATIONS = ("linear", "tanh")

@@ -10,10 +10,10 @@ import math
 
 import torch
 
-from rnnrepro.contraction import project_spectral_norm
+from rnnrepro.core.contraction import project_spectral_norm
 
-from .gradient_gap import masked_final_loss, masked_final_prediction
-from .instances import Instance
+from rnnrepro.miller.gradient_gap import masked_final_loss, masked_final_prediction
+from rnnrepro.miller.instances import Instance
 
 Tensor = torch.Tensor
 SCHEDULES = {"1/t": lambda t: 1.0 / t, "1/sqrt(t)": lambda t: 1.0 / math.sqrt(t), "constant": lambda t: 1.0}

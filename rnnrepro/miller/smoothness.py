@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .instances import step_fn
+from rnnrepro.miller.instances import step_fn
 
 Tensor = torch.Tensor
 
@@ -45,7 +45,7 @@ def trajectory_gap_ratio(act: str, W: Tensor, W2: Tensor, U: Tensor, xs: Tensor,
 
     ‖W − W'‖_2 · L_w / (1 − λ), L_w = ‖U‖_2 B_x / (1 − λ) (the sup of ‖h‖), B_x = max_t ‖x_t‖.
     """
-    from .windows import full_states
+    from rnnrepro.miller.windows import full_states
     n = W.shape[-1]
     gap = (full_states(step_fn(act, W, U), xs, n) - full_states(step_fn(act, W2, U), xs, n)).norm(dim=-1).amax(0)
     Lw = torch.linalg.matrix_norm(U, ord=2) * xs.norm(dim=-1).amax(0) / (1 - lam)
@@ -55,7 +55,7 @@ def trajectory_gap_ratio(act: str, W: Tensor, W2: Tensor, U: Tensor, xs: Tensor,
 
 def loss_hessian_norm(act: str, inst, xs: Tensor, iters: int = 20, seed: int = 0) -> Tensor:
     """‖∇²_W p_T‖_2 at the instance's W for its own loss ½(y − C h_T − D x_T)^2 (power iteration): (P,)."""
-    from .gradient_gap import masked_final_loss
+    from rnnrepro.miller.gradient_gap import masked_final_loss
     W = inst.W.detach().requires_grad_(True)
     start = torch.zeros(inst.P, dtype=torch.long)
     loss = masked_final_loss(act, W, inst.U, inst.C, inst.D, inst.y, xs, start).sum()

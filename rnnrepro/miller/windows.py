@@ -60,7 +60,7 @@ def truncation_error_table(step: Step, xs: Tensor, n: int, ks: list[int], readou
 
 def lds_identity_gap(W: Tensor, xs: Tensor, U: Tensor, k: int) -> Tensor:
     """max_t ||(h_t - h^k_t) - W^k h_{t-k}|| / max_t ||h_t|| for the LDS h_t = W h_{t-1} + U x_t: (P,)."""
-    from .instances import step_fn
+    from rnnrepro.miller.instances import step_fn
     n = W.shape[-1]
     step = step_fn("linear", W, U)
     full = full_states(step, xs, n)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .. import cells
+from rnnrepro.core import cells
 
 FIXED_TOL = 1e-4       # spread below which a steady state counts as a fixed point
 PERIOD_TOL = 1e-6      # max |o_{t+p} − o_t| below which lag p counts as a period

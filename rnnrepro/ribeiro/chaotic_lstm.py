@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..lyapunov import largest_lyapunov
+from rnnrepro.core.lyapunov import largest_lyapunov
 
 #: A.1 weights with the signs of the authors' code (W_hi[0,1] = -4, W_ho[1,1] = -7).
 W_HI = [[-1.0, -4.0], [-3.0, -2.0]]
@@ -98,7 +98,7 @@ def step_tangent(h, c, vh, vc, W):
 def lyapunov(W: torch.Tensor, n_steps: int = 3000, burn: int = 500, seed: int = 0) -> np.ndarray:
     """Largest Lyapunov exponent (per step) of the 4-D map (h, c) for each W (P, 8, 2).
 
-    :func:`rnnrepro.lyapunov.largest_lyapunov` on the state z = [h, c] (P, 1, 4) from (h0, c0), with
+    :func:`rnnrepro.core.lyapunov.largest_lyapunov` on the state z = [h, c] (P, 1, 4) from (h0, c0), with
     the analytic tangent step :func:`step_tangent`; the first ``burn`` steps are not averaged.
     Returns (P,) numpy.
     """

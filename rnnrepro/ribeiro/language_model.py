@@ -13,8 +13,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .. import cells, wikitext
-from ..artifacts import save_artifact
+from rnnrepro.core import cells
+from rnnrepro.data import wikitext
+from rnnrepro.book.artifacts import save_artifact
 
 #: Reduced configuration (the paper: vocabulary 33,278, embedding = hidden = 800, dropout 0.5, BPTT 80,
 #: batch 100, Adam with plateau schedule, ≤ 100 epochs, trained on the 2.1M-token training split).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from . import chaotic_lstm as cl
+from rnnrepro.ribeiro import chaotic_lstm as cl
 
 
 def _f(x, w):

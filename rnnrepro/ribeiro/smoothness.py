@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..cells import affine
-from ..lyapunov import largest_lyapunov
-from . import chaotic_lstm as cl
+from rnnrepro.core.cells import affine
+from rnnrepro.core.lyapunov import largest_lyapunov
+from rnnrepro.ribeiro import chaotic_lstm as cl
 
 
 def tanh_teacher(n_x: int, gain: float, kind: str, seed: int = 0):
@@ -90,7 +90,7 @@ def curvature_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Ten
 def tanh_lyapunov(theta: dict, u: torch.Tensor, x0: torch.Tensor, burn: int = 100, seed: int = 0) -> np.ndarray:
     """Largest Lyapunov exponent of x_{t+1} = tanh(W x + U u_t + b) along the input sequence u, per θ_k (K,).
 
-    :func:`rnnrepro.lyapunov.largest_lyapunov` driven by u (T, 1), with the analytic tangent
+    :func:`rnnrepro.core.lyapunov.largest_lyapunov` driven by u (T, 1), with the analytic tangent
     v' = (1 − x'²) ⊙ W v; the first ``burn`` steps are not averaged.
     """
     W, U, b = theta["W"], theta["U"][:, :, 0], theta["b"]

@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .. import cells
+from rnnrepro.core import cells
 
 N_SYMBOLS = 6
 N_CLASSES = 4

@@ -6,7 +6,7 @@
     python -m rnnrepro.ribeiro.train_artifacts lm_init             # its initial weights (checked against lm)
     python -m rnnrepro.ribeiro.train_artifacts sweep --seeds 0-5 --epochs 150   # paper configuration, per seed
 
-Writes ``book/artifacts/ribeiro/<name>.npz/.json`` (rnnrepro.artifacts) and updates MANIFEST.json
+Writes ``book/artifacts/ribeiro/<name>.npz/.json`` (rnnrepro.book.artifacts) and updates MANIFEST.json
 (command, seed, sha256 of every file). Float32 training, one thread, deterministic.
 """
 
@@ -19,10 +19,10 @@ import time
 
 import torch
 
-from ..artifacts import load_artifact, save_artifact, sha256_file
-from ..paths import REPO
-from . import temporal_order as to
-from .roundoff import flipped_sequences, relative_gap
+from rnnrepro.book.artifacts import load_artifact, save_artifact, sha256_file
+from rnnrepro.book.paths import REPO
+from rnnrepro.ribeiro import temporal_order as to
+from rnnrepro.ribeiro.roundoff import flipped_sequences, relative_gap
 
 ART_DIR = REPO / "book" / "artifacts" / "ribeiro"
 
@@ -211,7 +211,7 @@ def save_lm_init(command: str) -> None:
     """Ship the language model's initial weights (artefact ``lm_init``): regenerated from the shipped model's
     seed, and saved only if their sha256 is the one recorded at training time (the last bit of the uniform
     initialisation differs between CPUs, so regenerating them elsewhere is not exact)."""
-    from . import language_model as lm
+    from rnnrepro.ribeiro import language_model as lm
     cfg = load_artifact(ART_DIR, "lm").config
     theta = lm.flat(lm.new_model(cfg, cfg["seed"]))
     if lm.theta_sha256(theta) != cfg["theta_init_sha256"]:
@@ -268,7 +268,7 @@ def main(argv=None) -> int:
         save_lm_init(command)
         _update_manifest(["lm_init"], command, load_artifact(ART_DIR, "lm").config["seed"])
     else:
-        from . import language_model as lm
+        from rnnrepro.ribeiro import language_model as lm
         lm.train_and_save(ART_DIR, args.seed, command)
         _update_manifest(["lm"], command, args.seed)
     return 0

@@ -1,6 +1,6 @@
 """Miller & Hardt: when recurrent models don't need to be recurrent (stable models are feed-forward)."""
 
-from ..profiles import Chapter, Param
+from rnnrepro.book.profiles import Chapter, Param
 
 CHAPTER = Chapter(
     key="miller",

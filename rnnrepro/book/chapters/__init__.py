@@ -9,8 +9,8 @@ import importlib
 import pkgutil
 from functools import lru_cache
 
-from ..errors import ConfigError
-from ..profiles import Chapter
+from rnnrepro.book.errors import ConfigError
+from rnnrepro.book.profiles import Chapter
 
 
 @lru_cache(maxsize=None)
@@ -20,7 +20,7 @@ def all_chapters() -> dict[str, Chapter]:
     for info in pkgutil.iter_modules(__path__):
         chapter = importlib.import_module(f"{__name__}.{info.name}").CHAPTER
         if chapter.key != info.name:
-            raise ValueError(f"rnnrepro/chapters/{info.name}.py defines key {chapter.key!r}")
+            raise ValueError(f"rnnrepro/book/chapters/{info.name}.py defines key {chapter.key!r}")
         found[chapter.key] = chapter
     return dict(sorted(found.items(), key=lambda kv: _toc_position(kv[1].notebook)))
 
@@ -34,7 +34,7 @@ def get_chapter(key: str) -> Chapter:
 
 
 def _toc_position(notebook: str) -> int:
-    from ..paths import toc_files
+    from rnnrepro.book.paths import toc_files
 
     files = toc_files()
     stem = notebook.removesuffix(".md")

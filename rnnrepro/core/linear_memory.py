@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from .fits import exponential_rate
+from rnnrepro.core.fits import exponential_rate
 
 Tensor = torch.Tensor
 

@@ -1,7 +1,7 @@
 """Largest Lyapunov exponent of a map by tangent propagation with renormalisation.
 
 A tuple state (LSTM ``(h, c)``) is handled by letting the map act on the concatenated vector:
-``rnnrepro.cells.lstm_concat_step`` builds that map.
+``rnnrepro.core.cells.lstm_concat_step`` builds that map.
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
-from .chapters import all_chapters, get_chapter
-from .errors import ConfigError, RnnreproError
-from .ledger import counts_line
-from .paths import OUT_ENV, REPO
-from .profiles import PROFILES, check_profile
+from rnnrepro.book.chapters import all_chapters, get_chapter
+from rnnrepro.book.errors import ConfigError, RnnreproError
+from rnnrepro.book.ledger import counts_line
+from rnnrepro.book.paths import OUT_ENV, REPO
+from rnnrepro.book.profiles import PROFILES, check_profile
 
 DEFAULT_OUT = REPO / "_build" / "runs"
 
@@ -125,14 +125,14 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_cite(args) -> int:
-    from .cite import reference
+    from rnnrepro.book.cite import reference
 
     print(reference(get_chapter(args.chapter).key, args.claim, args.format))
     return 0
 
 
 def _cmd_fetch_data(args) -> int:
-    from .fetch import fetch_wikitext2
+    from rnnrepro.data.fetch import fetch_wikitext2
 
     kwargs = {"base_url": args.base_url} if args.base_url else {}
     for split, what in fetch_wikitext2(args.to, **kwargs).items():

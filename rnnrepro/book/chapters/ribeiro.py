@@ -1,6 +1,6 @@
 """Ribeiro, Tiels, Aguirre, Schön: the trade-off between long-term memory and smoothness."""
 
-from ..profiles import Chapter, Param
+from rnnrepro.book.profiles import Chapter, Param
 
 CHAPTER = Chapter(
     key="ribeiro",

@@ -2,8 +2,8 @@
 
 The book's title, authors, version and web address come from ``CITATION.cff``; the chapter's title
 and the bibliography keys of the paper(s) it replicates from its registry entry
-(:class:`~rnnrepro.profiles.Chapter`); the commit from git. The chapter pages (through
-:meth:`rnnrepro.ledger.Ledger.finish`) and ``python -m rnnrepro cite`` print the same text.
+(:class:`~rnnrepro.book.profiles.Chapter`); the commit from git. The chapter pages (through
+:meth:`rnnrepro.book.ledger.Ledger.finish`) and ``python -m rnnrepro cite`` print the same text.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import re
 import subprocess
 from functools import lru_cache
 
-from .chapters import get_chapter
-from .errors import ConfigError
-from .paths import REPO
-from .profiles import Chapter
+from rnnrepro.book.chapters import get_chapter
+from rnnrepro.book.errors import ConfigError
+from rnnrepro.book.paths import REPO
+from rnnrepro.book.profiles import Chapter
 
 FORMATS = ("bibtex", "text")
 BIBFILE = REPO / "book" / "references.bib"
@@ -65,7 +65,7 @@ def claim_ids(key: str) -> list[str]:
     (``"<key>.<item>.<name>"``) and those in the ledgers of its last runs (book build, CLI)."""
     chapter = get_chapter(key)
     ids = set(re.findall(rf'"({re.escape(key)}\.[a-z0-9_]+\.[a-z0-9_]+)"', (REPO / chapter.notebook).read_text()))
-    from .cli import ledger_paths
+    from rnnrepro.book.cli import ledger_paths
 
     for path in ledger_paths(chapter):
         if path.is_file():
@@ -131,7 +131,7 @@ def reference(key: str, claim: str | None = None, fmt: str = "bibtex") -> str:
 
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     """The "Cite this chapter" block of a chapter page (MyST markdown), with links to the page's
-    ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.sphinxext.downloads`)."""
+    ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.site.sphinxext.downloads`)."""
     meta, commit, chapter = book_metadata(), build_commit(), _chapter(chapter)
     key = chapter.key
     lines = ["**Cite this chapter.**", "",

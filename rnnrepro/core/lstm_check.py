@@ -1,10 +1,10 @@
-"""Check the functional LSTM step of :mod:`rnnrepro.cells` against ``torch.nn.LSTM``."""
+"""Check the functional LSTM step of :mod:`rnnrepro.core.cells` against ``torch.nn.LSTM``."""
 
 from __future__ import annotations
 
 import torch
 
-from .cells import lstm_params_from_torch, lstm_step
+from rnnrepro.core.cells import lstm_params_from_torch, lstm_step
 
 TORCH_GATES = "ifgo"
 

@@ -15,8 +15,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .data import KNOWN_SHA256, sha256_file, user_data_dir
-from .errors import DataError
+from rnnrepro.data import KNOWN_SHA256, sha256_file, user_data_dir
+from rnnrepro.book.errors import DataError
 
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com/pytorch/examples/main/word_language_model/data/wikitext-2"
 SPLITS = ("train", "valid", "test")
@@ -24,7 +24,7 @@ SPLITS = ("train", "valid", "test")
 
 def verify(path: Path, split: str) -> None:
     """Raise DataError unless ``path`` is the official ``split`` of WikiText-2."""
-    from .wikitext import TRAIN_TOKENS, count_tokens
+    from rnnrepro.data.wikitext import TRAIN_TOKENS, count_tokens
 
     if split == "train":
         n = count_tokens(path)

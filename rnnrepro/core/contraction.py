@@ -1,7 +1,7 @@
 """Empirical Lipschitz / contraction estimates of maps ``h -> f(h)``.
 
 ``f`` acts row-wise on a batch of points ``(..., M, D) -> (..., M, D')``: row ``m`` of the output
-depends only on row ``m`` of the input (true of every step in ``rnnrepro.cells`` with x fixed).
+depends only on row ``m`` of the input (true of every step in ``rnnrepro.core.cells`` with x fixed).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Callable
 
 import torch
 
-from rnnrepro.lyapunov import reverse_jvp
+from rnnrepro.core.lyapunov import reverse_jvp
 
 Tensor = torch.Tensor
 

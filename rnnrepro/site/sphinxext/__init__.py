@@ -1,4 +1,4 @@
-"""The book's Sphinx extension (``extra_extensions: [rnnrepro.sphinxext]`` in ``_config.yml``).
+"""The book's Sphinx extension (``extra_extensions: [rnnrepro.site.sphinxext]`` in ``_config.yml``).
 
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
@@ -7,7 +7,7 @@
 - :mod:`.bibliography`: author–year labels in the bibliography, as the text cites.
 """
 
-from . import bibliography, downloads, mathjax, scripts, style
+from rnnrepro.site.sphinxext import bibliography, downloads, mathjax, scripts, style
 
 
 def setup(app):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import torch
 
-from .data import DATA_ENV, data_file, data_root
-from .errors import DataError
+from rnnrepro.data import DATA_ENV, data_file, data_root
+from rnnrepro.book.errors import DataError
 
 EOS, UNK = "<eos>", "<unk>"
 #: Tokens of the official training split (Merity et al., 2016), the check applied to train.txt.

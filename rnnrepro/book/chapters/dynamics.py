@@ -1,6 +1,6 @@
 """Front-matter chapter: recurrent networks as dynamical systems (shared notation and tools)."""
 
-from ..profiles import Chapter, Param
+from rnnrepro.book.profiles import Chapter, Param
 
 CHAPTER = Chapter(
     key="dynamics",

@@ -26,11 +26,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .data import sha256_file
-from .machine import cpu_info
-from .paths import REPO, output_dir
-from .plotting import unlabelled_axes
-from .profiles import Chapter, as_dict
+from rnnrepro.data import sha256_file
+from rnnrepro.book.machine import cpu_info
+from rnnrepro.book.paths import REPO, output_dir
+from rnnrepro.book.plotting import unlabelled_axes
+from rnnrepro.book.profiles import Chapter, as_dict
 
 STATUSES = ("reproduced", "partial", "not reproduced", "erratum")
 KINDS = ("paper", "integrity")
@@ -104,7 +104,7 @@ class Ledger:
     """Claims, glued values, figure data and timings of one chapter run.
 
     ``publish(name, value)`` glues a value for the prose (default: myst-nb's glue inside a kernel,
-    nothing elsewhere); ``out`` is the output folder (default :func:`rnnrepro.paths.output_dir` of the notebook).
+    nothing elsewhere); ``out`` is the output folder (default :func:`rnnrepro.book.paths.output_dir` of the notebook).
     """
 
     def __init__(self, chapter: Chapter, params, *, seeds: dict | None = None,
@@ -139,7 +139,7 @@ class Ledger:
         """Check and record a paper claim; raise ClaimFailed / ControlPassed when the check fails.
 
         ``measured`` and ``control`` are numbers or booleans; ``criterion`` is an object of
-        :mod:`rnnrepro.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
+        :mod:`rnnrepro.book.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
         value (a number or a short text) or None where the paper gives none. Give either a
         ``control`` (the same system with the hypothesis removed, which must fail the criterion) or
         ``no_control``, the reason there is none (e.g. "identity", "upper bound that nothing natural
@@ -285,7 +285,7 @@ class Ledger:
         """
         if not self.claims:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
-        from .cite import cite_block_markdown
+        from rnnrepro.book.cite import cite_block_markdown
 
         (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
@@ -325,7 +325,7 @@ def claim_anchor(claim_id: str, href: str = "") -> str:
 
 def claims_markdown(claims: list[dict], page: str = "", statements: bool = True) -> str:
     """Tables of claims (dicts as in the ledger JSON) as MyST markdown: paper claims, then integrity
-    checks, each in a ``rnnrepro-claims`` block (narrow columns, wrapping: ``rnnrepro.sphinxext``).
+    checks, each in a ``rnnrepro-claims`` block (narrow columns, wrapping: ``rnnrepro.site.sphinxext``).
 
     Columns: claim (its anchor; a link to ``page#id`` when ``page`` is given), the reference (with the
     statement when ``statements``), with the criterion and the negative control (or why there is none)

@@ -1,6 +1,6 @@
 """Li, Han, E, Li: the curse of memory in recurrent neural networks (approximation and optimisation)."""
 
-from ..profiles import Chapter, Param
+from rnnrepro.book.profiles import Chapter, Param
 
 CHAPTER = Chapter(
     key="li",

@@ -1,7 +1,7 @@
 """Sphinx extension: put each chapter's ledger JSON and figure data beside its HTML page.
 
 The chapter's "Cite this chapter" block links to ``<key>.ledger.json`` and ``<key>.figures.zip``
-(see :func:`rnnrepro.cite.cite_block_markdown`); after an HTML build this copies the ledger that
+(see :func:`rnnrepro.book.cite.cite_block_markdown`); after an HTML build this copies the ledger that
 the build wrote and zips the figure arrays next to ``<key>.html``.
 """
 
@@ -11,8 +11,8 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from ..chapters import all_chapters
-from ..paths import output_dir, toc_files
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.paths import output_dir, toc_files
 
 
 def copy_chapter_data(outdir: Path) -> list[Path]:

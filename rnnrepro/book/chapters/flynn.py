@@ -1,6 +1,6 @@
 """Flynn: timescale separation in recurrent neural networks (contracting networks, explicit τ*)."""
 
-from ..profiles import Chapter, Param
+from rnnrepro.book.profiles import Chapter, Param
 
 CHAPTER = Chapter(
     key="flynn",

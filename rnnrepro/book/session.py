@@ -8,11 +8,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .chapters import get_chapter
-from .determinism import seed_everything
-from .ledger import Ledger
-from .plotting import use_book_style
-from .profiles import Chapter
+from rnnrepro.book.chapters import get_chapter
+from rnnrepro.book.determinism import seed_everything
+from rnnrepro.book.ledger import Ledger
+from rnnrepro.book.plotting import use_book_style
+from rnnrepro.book.profiles import Chapter
 
 
 @dataclass
@@ -30,7 +30,7 @@ def start(key: str, profile: str = "fast", overrides: Mapping[str, Any] | None =
     """Validate the chapter's parameters, seed everything, apply the book style, open a ledger.
 
     The seed is the chapter's ``seed`` parameter when it has one, else 0. Raises
-    :class:`~rnnrepro.errors.ConfigError` for an unknown chapter, profile or parameter.
+    :class:`~rnnrepro.book.errors.ConfigError` for an unknown chapter, profile or parameter.
     """
     chapter = get_chapter(key)
     p = chapter.resolve(profile, overrides)

@@ -3,7 +3,7 @@
 The data root is ``$RNNREPRO_DATA``; by default the ``shared/data`` folder beside the checkout when
 it exists (the build machines), else the user data folder (:func:`user_data_dir`), where
 ``python -m rnnrepro fetch-data`` puts the files. Nothing is downloaded at run or test time: a missing
-root or file, or a file whose hash differs, raises :class:`~rnnrepro.errors.DataError` with a message
+root or file, or a file whose hash differs, raises :class:`~rnnrepro.book.errors.DataError` with a message
 that names the fix.
 """
 
@@ -13,8 +13,8 @@ import hashlib
 import os
 from pathlib import Path
 
-from .errors import DataError
-from .paths import REPO
+from rnnrepro.book.errors import DataError
+from rnnrepro.book.paths import REPO
 
 DATA_ENV = "RNNREPRO_DATA"
 

@@ -6,18 +6,18 @@ import json
 import os
 from pathlib import Path
 
-from .chapters import all_chapters
-from .data import sha256_file
-from .errors import RnnreproError
-from .ledger import STATUSES, claims_markdown
-from .paths import REPO, output_dir, toc_files
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.data import sha256_file
+from rnnrepro.book.errors import RnnreproError
+from rnnrepro.book.ledger import STATUSES, claims_markdown
+from rnnrepro.book.paths import REPO, output_dir, toc_files
 
 
 def load_ledgers(out: Path | None = None) -> dict[str, dict]:
     """The ledger of every chapter in the table of contents, in book order.
 
     ``out`` is one folder holding them all (a CLI ``--out``); by default each chapter's
-    :func:`~rnnrepro.paths.output_dir`.
+    :func:`~rnnrepro.book.paths.output_dir`.
 
     Raises RnnreproError when a ledger is missing or was written by another version of the
     chapter's source (its sha256 differs): the scorecard never shows stale numbers.
