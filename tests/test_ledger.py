@@ -164,3 +164,10 @@ def test_table_cells_show_brackets_and_pipes_as_written(ledger):
                  criterion=AtMost(1), status="partial", paper="a|b", no_control="identity")
     md = ledger.table_markdown()
     assert "R = \\[gap\\](60) / \\[gap\\](10) \\| both" in md and "**Fig. \\[1\\].**" in md and "| a\\|b |" in md
+
+
+def test_table_cells_keep_inline_math_whole(ledger):
+    ledger.claim("demo.r.rate", "slope of [gap] within $O(L_f^{2N})$", ref="Eq. 1", measured=0.4, criterion=AtMost(1),
+                 status="partial", paper="$x_{[1]}$ vs [y]", no_control="identity")
+    md = ledger.table_markdown()
+    assert "slope of \\[gap\\] within $O(L_f^{2N})$" in md and "| $x_{[1]}$ vs \\[y\\] |" in md

@@ -356,8 +356,10 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True)
 
 def _literal(text: str) -> str:
     """Text for a markdown table cell, shown as written: brackets that would make a link escaped
-    (``[gap](60)``), pipes escaped, lines joined. Claim texts are plain (no $…$ math)."""
-    return str(text).replace("[", "\\[").replace("]", "\\]").replace("|", "\\|").replace("\n", " ")
+    (``[gap](60)``), pipes escaped, lines joined; ``$…$`` segments are left whole, as inline math."""
+    parts = re.split(r"(\$[^$\n|]+\$)", str(text).replace("\n", " "))
+    return "".join(part if i % 2 else part.replace("[", "\\[").replace("]", "\\]").replace("|", "\\|")
+                   for i, part in enumerate(parts))
 
 
 def counts_line(ledger: dict) -> str:
