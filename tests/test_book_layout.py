@@ -42,3 +42,14 @@ def test_chapter_notebook_header_and_parameters(chapter):
 
 def test_scorecard_and_environment_are_notebooks():
     assert {"book/scorecard", "book/environment"} <= set(NOTEBOOKS)
+
+
+def test_launch_buttons_lead_to_services_that_open_the_chapters():
+    import yaml
+
+    config = yaml.safe_load((REPO / "_config.yml").read_text())
+    launch = [config["launch_buttons"], config["sphinx"]["config"]["html_theme_options"]["launch_buttons"]]
+    assert all("colab_url" not in b and b["binderhub_url"] for b in launch), "Colab cannot open .md notebooks"
+    binder = (REPO / "binder" / "requirements.txt").read_text().split()
+    assert "../requirements.txt" in binder and "https://download.pytorch.org/whl/cpu" in binder
+    assert "python -m rnnrepro fetch-data" in (REPO / "binder" / "postBuild").read_text()
