@@ -14,6 +14,11 @@ def test_inspect_dom_finds_raw_tex_and_missing_images(tmp_path):
     assert report.missing_images == ["../_images/b.png"] and not report.ok
 
 
+def test_untypeset_dollar_math_is_raw_tex(tmp_path):
+    report = bc.inspect_dom("index.html", "<td>paper: $O(L_f^{2N})$</td><p>costs $5 or $6</p>", tmp_path)
+    assert len(report.raw_tex) == 1 and "$O(L_f^{2N})$" in report.raw_tex[0]
+
+
 def test_a_clean_page_is_ok(tmp_path):
     report = bc.inspect_dom("index.html", "<p>$5 and <mjx-container>y</mjx-container></p>", tmp_path)
     assert report.ok and report.typeset == 1

@@ -22,7 +22,8 @@ from rnnrepro.site.local_server import serve
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--enable-logging=stderr", "--v=0")
-_RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
+#: \( \) \[ \] $$, or $…$ around TeX (a backslash, ^ or _ inside): math that did not typeset.
+_RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\$[^$\s][^$\n]*[\\^_][^$\n]*\$")
 _CONSOLE = re.compile(r":CONSOLE(?::\d+|\(\d+\))\] \"(.*)\", source: (\S*)")
 _CONSOLE_ERROR = re.compile(r"Uncaught|Error|Failed to load|Refused to")
 
