@@ -1,15 +1,20 @@
 """Every chapter, executed end to end with the `fast` profile, then re-executed by nbval.
 
-The first execution (papermill, as `python -m rnnrepro run`) fails if any claim fails. nbval then
+The first execution fails if any claim fails. It is a papermill run (``python -m rnnrepro run``),
+or, when ``$RNNREPRO_EXECUTED`` names the folder of a book build's executed notebooks
+(``_build/jupyter_execute/book/chapters``; CI builds the book first), the book build's own execution:
+the book build fails on any failing claim too, so each chapter runs once instead of twice. nbval then
 re-executes the executed notebook and compares the outputs of the ledger-summary cell (marked
-``# NBVAL_CHECK_OUTPUT``): a second run must reproduce the same numbers. Deselect with
-``-m "not chapter"`` for a quick unit-test run.
+``# NBVAL_CHECK_OUTPUT``), and the second run's ledger values must equal the first's (determinism).
+Deselect with ``-m "not chapter"`` for a quick unit-test run.
 """
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,21 +22,38 @@ from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.cli import run_chapter
 from rnnrepro.book.ledger import STATUSES, VERIFIED
 
+EXECUTED_ENV = "RNNREPRO_EXECUTED"
+
+
+def first_execution(key: str, run_dir: Path) -> tuple[dict, Path]:
+    """The chapter's first `fast` execution: (its ledger, the folder holding its notebook and figures)."""
+    executed = os.environ.get(EXECUTED_ENV)
+    if not executed:
+        return run_chapter(key, "fast", out=run_dir, progress=False), run_dir
+    folder = Path(executed).resolve()
+    ledger_path = folder / f"{key}.ledger.json"
+    if not (folder / f"{key}.ipynb").is_file() or not ledger_path.is_file():
+        pytest.fail(f"${EXECUTED_ENV}={executed} holds no executed {key}.ipynb and {key}.ledger.json: "
+                    f"build the book first (jupyter-book build --all .) or unset {EXECUTED_ENV}")
+    return json.loads(ledger_path.read_text()), folder
+
 
 @pytest.mark.chapter
 @pytest.mark.parametrize("key", list(all_chapters()))
 def test_chapter_fast_profile_and_determinism(key, tmp_path):
-    ledger = run_chapter(key, "fast", out=tmp_path / "run", progress=False)
+    ledger, folder = first_execution(key, tmp_path / "run")
     assert ledger["profile"] == "fast" and ledger["claims"]
     assert all(c["holds"] and c["status"] in (*STATUSES, VERIFIED) for c in ledger["claims"])
     assert all((c["control"] is None) != (not c["no_control"]) for c in ledger["claims"])
     assert all(c["control_holds"] in (None, False) for c in ledger["claims"])
-    assert (tmp_path / "run" / f"{key}.ipynb").is_file()
     for fig in ledger["figures"].values():
-        assert (tmp_path / "run" / fig["file"]).is_file()
+        assert (folder / fig["file"]).is_file()
+    notebook = tmp_path / "nbval" / f"{key}.ipynb"
+    notebook.parent.mkdir()
+    shutil.copyfile(folder / f"{key}.ipynb", notebook)
     env = dict(os.environ, RNNREPRO_OUT=str(tmp_path / "rerun"))
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                          "--nbval-lax", "--rootdir", str(tmp_path), str(tmp_path / "run" / f"{key}.ipynb")],
+                          "--nbval-lax", "--rootdir", str(tmp_path), str(notebook)],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert res.returncode == 0, res.stdout[-4000:]
     again = json.loads((tmp_path / "rerun" / f"{key}.ledger.json").read_text())
