@@ -4,13 +4,14 @@
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
 - :mod:`.style`: the book's style sheet (claims tables that fit the page);
-- :mod:`.bibliography`: author–year labels in the bibliography, as the text cites.
+- :mod:`.bibliography`: author–year labels in the bibliography, as the text cites;
+- :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it and how long it has run.
 """
 
-from rnnrepro.site.sphinxext import bibliography, downloads, mathjax, scripts, style
+from rnnrepro.site.sphinxext import bibliography, downloads, heartbeat, mathjax, scripts, style
 
 
 def setup(app):
-    for module in (bibliography, downloads, mathjax, scripts, style):
+    for module in (bibliography, downloads, heartbeat, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,47 @@
+"""A line every 30 s while a page is read: executing a chapter takes minutes, and Sphinx prints nothing
+between "Executing notebook" and "Executed notebook". The line names the page and how long it has run."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+
+class Heartbeat:
+    """Calls ``say(message)`` every ``every`` seconds while a page is being read (one daemon thread)."""
+
+    def __init__(self, say, every: float = 30.0):
+        self.say, self.every = say, every
+        self.page, self.since = None, 0.0
+        self._lock, self._stop = threading.Lock(), threading.Event()
+        self._thread = None
+
+    def reading(self, page: str) -> None:
+        """``page`` is now being read (replaces the previous one)."""
+        with self._lock:
+            self.page, self.since = page, time.monotonic()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            with self._lock:
+                page, since = self.page, self.since
+            if page is not None:
+                self.say(f"still reading {page}: {time.monotonic() - since:.0f} s")
+
+
+def setup(app):
+    beat = Heartbeat(lambda message: logger.info(f"[rnnrepro] {message}"))
+    app.connect("source-read", lambda app, docname, source: beat.reading(docname))
+    app.connect("env-updated", lambda app, env: beat.stop())
+    app.connect("build-finished", lambda app, exc: beat.stop())
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

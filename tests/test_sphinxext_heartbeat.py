@@ -1,0 +1,26 @@
+import time
+
+from rnnrepro.site.sphinxext.heartbeat import Heartbeat
+
+
+def test_heartbeat_names_the_page_being_read_until_stopped():
+    said = []
+    beat = Heartbeat(said.append, every=0.05)
+    beat.reading("book/chapters/ribeiro")
+    time.sleep(0.18)
+    beat.reading("book/chapters/li")
+    time.sleep(0.12)
+    beat.stop()
+    time.sleep(0.1)
+    n = len(said)
+    time.sleep(0.1)
+    assert len(said) == n, "no lines after stop"
+    assert said[0].startswith("still reading book/chapters/ribeiro: ") and said[-1].startswith("still reading book/chapters/li")
+
+
+def test_no_line_before_a_page_is_read():
+    said = []
+    beat = Heartbeat(said.append, every=0.02)
+    time.sleep(0.06)
+    beat.stop()
+    assert said == []
