@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from rnnrepro.flynn import conservatism as cons
@@ -18,3 +19,33 @@ def test_descent_threshold_brackets_the_condition():
     assert cons.max_ratio(net, w0, th, 10.0, rec.r) <= 0.25
     with pytest.raises(ValueError, match="lo"):
         cons.descent_threshold(net, w0, 0.25, 10.0, rec.r, 1.0, 0.5)
+
+
+def test_bisect_log_and_grid_bracket():
+    th = cons.bisect_log(lambda t: t <= 3.0, 1.0, 10.0, 30)
+    assert th <= 3.0 and th == pytest.approx(3.0, rel=1e-6)
+    assert cons.bisect_log(lambda t: True, 1.0, 10.0, 0) == 1.0
+    with pytest.raises(ValueError):
+        cons.bisect_log(lambda t: True, 2.0, 1.0, 3)
+    assert cons.grid_bracket([1, 2, 4, 8], [0.1, 0.2, 0.5, 0.3], 0.25) == (2.0, 4.0)
+    with pytest.raises(ValueError, match="bracket"):
+        cons.grid_bracket([1, 2], [0.1, 0.2], 0.25)
+    with pytest.raises(ValueError, match="bracket"):
+        cons.grid_bracket([1, 2], [0.5, 0.2], 0.25)
+
+
+def test_tradeoff_helpers():
+    taus = cons.tau_star_of_alpha(10, 2.0, [0.1, 0.25])
+    assert taus[1] == pytest.approx(example1_recipe(10, 2.0, 0.25).tau)
+    assert cons.smallest_step_ratio(cons.tau_star_of_alpha(10, 2.0, np.arange(0.05, 0.46, 0.05))) > 1
+    assert cons.smallest_step_ratio(cons.tau_star_of_alpha(10, 2.0, [0.6, 0.9])) < 1
+    assert cons.smallest_step_ratio([1.0, 2.0, 3.0]) == pytest.approx(1.5)
+    with pytest.raises(ValueError):
+        cons.smallest_step_ratio([1.0])
+
+
+def test_invariant_ratio_holds_at_tau_star():
+    net, w0 = example1_problem(4, 2, 2.0, 0)
+    rec = example1_recipe(4, 2.0, 0.25)
+    assert cons.max_invariant_ratio(net, w0, rec.tau, 10.0, rec.r, rec.c) <= 1.0
+    assert cons.max_invariant_ratio(net, w0, 1000 * rec.tau, 10.0, rec.r, rec.c) > 1.0

@@ -19,5 +19,9 @@ def test_adjoint_and_joint_and_other_figures_labelled():
     d = np.exp(-t)
     figs = [F.adjoint_and_joint(t, {1: d, np.inf: d}, t, np.ones((5, 2)), t, np.ones((5, 2)), 0.1),
             F.squashing(t, {"a": (d, -d)}, -0.1),
-            F.conservatism(t + 1, d, d)]
+            F.squashing(t, {"a": (d, -d)}, -0.1, {"b": (d, d)}),
+            F.conservatism(t + 1, d, d),
+            F.alpha_tradeoff(t + 1, d, t + 1, d, 1.0, 0.25),
+            F.alpha_tradeoff(t + 1, d, t + 1, d),
+            F.training_runs(t, {"a": (d, d)}, 0.25, "x")]
     assert all(unlabelled_axes(f) == [] for f in figs)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnrepro.flynn.network import FixedFeedbackNet, example1_problem, fd_gradient
+from rnnrepro.flynn.network import FixedFeedbackNet, example1_problem, fd_gradient, newton_fixed_point
 
 
 def test_h_star_is_minus_gradient():
@@ -27,3 +27,19 @@ def test_problem_shapes_and_errors():
         example1_problem(1, 1, 2.0, 0)
     with pytest.raises(ValueError):
         FixedFeedbackNet(np.zeros((3, 2)), np.ones(1), np.zeros(3))
+
+
+def test_newton_fixed_point_solves_and_refuses_divergence():
+    x = newton_fixed_point(lambda z: z ** 2 - 2.0, lambda z: np.diag(2 * z), np.array([1.0, 3.0]))
+    assert np.allclose(x, np.sqrt(2.0), atol=1e-14)
+    with pytest.raises(RuntimeError, match="Newton"):
+        newton_fixed_point(lambda z: z ** 2 + 1.0, lambda z: np.diag(2 * z), np.array([0.5]), max_iter=20)
+
+
+def test_shared_adjoint_methods():
+    net, w0 = example1_problem(5, 2, 2.0, 3)
+    assert net.w_shape == (5, 2)
+    x, y = net.equilibrium(w0)
+    assert np.allclose(net.fixed_point(w0), x) and net.loss_star(w0) == pytest.approx(net.loss(x))
+    assert net.u_norm(x, y, w0, 1.0, 0.5) < 1e-12
+    assert net.u_norm(x + 0.1, y, w0, 1.0, 0.0) == pytest.approx(np.linalg.norm(net.f(x + 0.1, w0)))

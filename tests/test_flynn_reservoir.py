@@ -3,6 +3,8 @@ import pytest
 
 from rnnrepro.core import matrix_measures as mm
 from rnnrepro.flynn import reservoir as rs
+from rnnrepro.flynn.network import fd_gradient
+from rnnrepro.flynn.optimisation_system import diagnose, monotone_violation, run_optimisation, warm_up
 
 
 def test_hierarchy_contracts_for_saturated_readout():
@@ -21,3 +23,34 @@ def test_hierarchy_contracts_for_saturated_readout():
     r = 0.5 / (2 * k)
     d = np.linalg.norm(X2[:, :3] - X2[:, 3:], axis=2) + r * np.linalg.norm(X1[:, :3] - X1[:, 3:], axis=2)
     assert X1.shape == (51, 6, 2) and mm.envelope_ratio(d, t, 0.25) <= 1 + 1e-6
+
+
+def readout_net(squash=True):
+    rng = np.random.default_rng(1)
+    v = rng.standard_normal((6, 6))
+    np.fill_diagonal(v, 0.0)
+    v *= 2.0 / np.linalg.norm(v, 2)
+    net = rs.ReservoirReadoutNet(v, rng.standard_normal(2), np.array([0.2, 0.7]), squash)
+    return net, net.pack(0.5 * rng.standard_normal((2, 6)), rng.standard_normal((6, 2)))
+
+
+def test_readout_net_derivatives():
+    for squash in (True, False):
+        net, theta = readout_net(squash)
+        assert net.n == 8 and net.w_shape == (24,)
+        w, u = net.unpack(theta)
+        assert w.shape == (2, 6) and u.shape == (6, 2) and np.array_equal(net.pack(w, u), theta)
+        x = np.random.default_rng(2).uniform(0, 1, 8)
+        eps = 1e-6
+        J = np.stack([(net.f(x + eps * e, theta) - net.f(x - eps * e, theta)) / (2 * eps) for e in np.eye(8)], 1)
+        assert np.abs(J - net.jac_x(x, theta)).max() < 1e-9
+        assert np.abs(net.h_star(theta) + fd_gradient(net, theta)).max() < 1e-8
+
+
+def test_readout_training_descends_and_errors():
+    net, theta = readout_net()
+    x, y = warm_up(net, theta, np.full(8, 0.5), np.zeros(8), 30.0)
+    d = diagnose(net, run_optimisation(net, theta, x, y, 0.1, 10.0, n_out=11), 1.0, 1.0)
+    assert d.ratio.max() < 0.25 and monotone_violation(d.loss_star) == 0.0 and d.loss_star[-1] < d.loss_star[0]
+    with pytest.raises(ValueError, match="need v"):
+        rs.ReservoirReadoutNet(np.zeros((3, 2)), np.ones(2), np.ones(2))

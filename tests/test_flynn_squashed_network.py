@@ -1,8 +1,9 @@
 import numpy as np
 import pytest
 
-from rnnrepro.flynn.squashed_network import (SquashedNet, complete_graph, fd_jacobians, table3_printed,
-                                             train_gradient_flow)
+from rnnrepro.flynn.network import fd_gradient
+from rnnrepro.flynn.optimisation_system import gradient_flow, run_optimisation, warm_up
+from rnnrepro.flynn.squashed_network import SquashedNet, complete_graph, fd_jacobians, table3_printed
 
 
 def make(squash=True, seed=0, n=5):
@@ -24,19 +25,22 @@ def test_jacobians_match_finite_differences_and_table3_misprints():
 def test_h_star_is_minus_gradient_and_certificate():
     net = make()
     w = 0.3 * np.random.default_rng(2).standard_normal((5, 5))
-    eps = 1e-6
-    fd = np.zeros((5, 5))
-    for idx in np.ndindex(5, 5):
-        e = np.zeros((5, 5))
-        e[idx] = eps
-        fd[idx] = (net.loss_star(w + e) - net.loss_star(w - e)) / (2 * eps)
-    assert np.abs(net.h_star(w) + fd).max() < 1e-8
+    assert np.abs(net.h_star(w) + fd_gradient(net, w)).max() < 1e-8
     assert net.certificate(100 * w) <= -1 + 0.25 * (net.gain * 4).max() + 1e-12
     assert not make(squash=False).certificate(100 * w) < 0
 
 
 def test_gradient_flow_descends():
     net = make()
-    t, W = train_gradient_flow(net, np.zeros((5, 5)), 20.0, 5)
+    W = gradient_flow(net, np.zeros((5, 5)), 20.0, np.linspace(0, 20, 5), method="LSODA", rtol=1e-8, atol=1e-10)
     losses = [net.loss_star(w) for w in W]
     assert W.shape == (5, 5, 5) and np.all(np.diff(losses) <= 1e-12)
+
+
+def test_optimisation_system_keeps_the_certificate():
+    net = make()
+    x, y = warm_up(net, np.zeros((5, 5)), np.full(5, 0.5), np.zeros(5), 20.0)
+    traj = run_optimisation(net, np.zeros((5, 5)), x, y, 1.0, 20.0, n_out=5)
+    assert traj.w.shape == (5, 5, 5)
+    assert max(net.certificate(w) for w in traj.w) <= -1 + 0.25 * (net.gain * 4).max() + 1e-12
+    assert net.loss_star(traj.w[-1]) < net.loss_star(traj.w[0])

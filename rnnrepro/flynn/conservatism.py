@@ -1,23 +1,64 @@
-"""How conservative is τ*: the empirical largest τ that keeps the descent condition, and τ*'s scaling in β_x."""
+"""How conservative is τ*: the empirical largest τ that keeps the descent condition (4.1) or Theorem 3's
+invariant U ≤ cH, and τ*'s scaling in β_x and α."""
 
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
 from rnnrepro.flynn.bounds import example1_recipe
-from rnnrepro.flynn.network import FixedFeedbackNet
-from rnnrepro.flynn.optimisation_system import diagnose, run_optimisation, warm_up
+from rnnrepro.flynn.network import AdjointNetwork
+from rnnrepro.flynn.optimisation_system import Diagnostics, Trajectory, diagnose, run_optimisation, warm_up
 
 
-def max_ratio(net: FixedFeedbackNet, w0, tau: float, T: float, r: float, warm: float = 30.0) -> float:
-    """max_t ‖h − h*‖/‖h‖ of a run at τ after a warm-up of ``warm`` time units (x₀ = 0.5, y₀ = 0)."""
+def run_and_diagnose(net: AdjointNetwork, w0, tau: float, T: float, r: float, warm: float = 30.0,
+                     n_out: int = 201) -> tuple[Trajectory, Diagnostics]:
+    """A run at τ on [0, T] (n_out times) after a warm-up of ``warm`` time units with w = w0 (x₀ = 0.5, y₀ = 0),
+    and its diagnostics with p₁ = 1, p₂ = r."""
     x, y = warm_up(net, w0, np.full(net.n, 0.5), np.zeros(net.n), warm)
-    return float(diagnose(net, run_optimisation(net, w0, x, y, tau, T, n_out=201), 1.0, r).ratio.max())
+    traj = run_optimisation(net, w0, x, y, tau, T, n_out=n_out)
+    return traj, diagnose(net, traj, 1.0, r)
 
 
-def descent_threshold(net: FixedFeedbackNet, w0, alpha: float, T: float, r: float, lo: float, hi: float,
+def max_ratio(net: AdjointNetwork, w0, tau: float, T: float, r: float, warm: float = 30.0) -> float:
+    """max_t ‖h − h*‖/‖h‖ of a run at τ after a warm-up of ``warm`` time units (x₀ = 0.5, y₀ = 0)."""
+    return float(run_and_diagnose(net, w0, tau, T, r, warm)[1].ratio.max())
+
+
+def max_invariant_ratio(net: AdjointNetwork, w0, tau: float, T: float, r: float, c: float,
+                        warm: float = 30.0) -> float:
+    """max_t U/(cH) of a run at τ (Theorem 3's invariant holds while this is ≤ 1)."""
+    d = run_and_diagnose(net, w0, tau, T, r, warm)[1]
+    return float(np.max(d.U / (c * d.H)))
+
+
+def bisect_log(passes: Callable[[float], bool], lo: float, hi: float, iters: int) -> float:
+    """Bisection on log τ between a passing ``lo`` and a failing ``hi`` (not re-evaluated): the largest
+    passing τ found, within a factor (hi/lo)^(2^-iters) of the threshold."""
+    if not (0 < lo < hi) or iters < 0:
+        raise ValueError(f"need 0 < lo < hi and iters >= 0, got lo={lo}, hi={hi}, iters={iters}")
+    for _ in range(iters):
+        mid = math.sqrt(lo * hi)
+        if passes(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def grid_bracket(taus, values, level: float) -> tuple[float, float]:
+    """(lo, hi): the last grid τ (increasing) with value ≤ level before the first one above it, and that one."""
+    taus, values = np.asarray(taus, dtype=np.float64), np.asarray(values, dtype=np.float64)
+    bad = np.flatnonzero(values > level)
+    if bad.size == 0 or bad[0] == 0:
+        raise ValueError(f"the grid does not bracket the level {level}: first value {values[0]:.3g}, "
+                         f"last {values[-1]:.3g}")
+    return float(taus[bad[0] - 1]), float(taus[bad[0]])
+
+
+def descent_threshold(net: AdjointNetwork, w0, alpha: float, T: float, r: float, lo: float, hi: float,
                       iters: int = 8) -> float:
     """Bisection on log τ for the largest τ in [lo, hi] with max ratio ≤ α (lo must pass, hi must fail).
 
@@ -29,13 +70,7 @@ def descent_threshold(net: FixedFeedbackNet, w0, alpha: float, T: float, r: floa
         raise ValueError(f"the lower end τ = {lo:g} already breaks the descent condition")
     if max_ratio(net, w0, hi, T, r) <= alpha:
         return hi
-    for _ in range(iters):
-        mid = math.sqrt(lo * hi)
-        if max_ratio(net, w0, mid, T, r) <= alpha:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return bisect_log(lambda tau: max_ratio(net, w0, tau, T, r) <= alpha, lo, hi, iters)
 
 
 def tau_star_local_slope(n: int, alpha: float, beta_lo: float, beta_hi: float) -> float:
@@ -43,3 +78,16 @@ def tau_star_local_slope(n: int, alpha: float, beta_lo: float, beta_hi: float) -
     t_lo = example1_recipe(n, 4 * (1 - beta_lo), alpha).tau
     t_hi = example1_recipe(n, 4 * (1 - beta_hi), alpha).tau
     return math.log(t_hi / t_lo) / math.log(beta_hi / beta_lo)
+
+
+def tau_star_of_alpha(n: int, v_frob: float, alphas) -> np.ndarray:
+    """The recipe's τ*(α) (optimal r for each α), (len(alphas),)."""
+    return np.array([example1_recipe(n, v_frob, float(a)).tau for a in alphas])
+
+
+def smallest_step_ratio(values) -> float:
+    """min_i values[i+1]/values[i]: > 1 exactly when the sequence is strictly increasing (positive values)."""
+    v = np.asarray(values, dtype=np.float64)
+    if v.size < 2 or np.any(v <= 0):
+        raise ValueError("need at least two positive values")
+    return float(np.min(v[1:] / v[:-1]))

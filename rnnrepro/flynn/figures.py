@@ -27,16 +27,7 @@ def contraction(t, dists: dict, beta: float, t_star, star: dict):
 
 def descent(t, curves: dict, alpha: float):
     """Main run: L*(t) per τ (left), ratio ‖h − h*‖/‖h‖ per τ with the α line (right)."""
-    fig, (a, b) = new_figure(2, height=2.8)
-    for label, (loss, ratio) in curves.items():
-        a.semilogy(t, loss, label=label)
-        b.semilogy(t, ratio, label=label)
-    b.axhline(alpha, color="k", ls="--", label="α")
-    a.set(xlabel="weight time t", ylabel="L*(w(t)) = g(x*(w))", title="loss at the fixed point")
-    b.set(xlabel="weight time t", ylabel="‖h − h*‖ / ‖h‖", title="gradient error")
-    a.legend()
-    b.legend()
-    return fig
+    return training_runs(t, curves, alpha, "Example 1")
 
 
 def tau_sweep(taus, max_ratio, tau_star, alpha, taus_dev, dev):
@@ -64,18 +55,24 @@ def perturbed_flows(runs: dict):
     return fig
 
 
-def squashing(t, curves: dict, bound: float):
-    """Example 3: loss at equilibrium (left) and ∞-norm certificate (right) along training; label -> (loss, cert)."""
+def squashing(t, curves: dict, bound: float, dashed: dict | None = None):
+    """Example 3: loss at equilibrium (left) and ∞-norm certificate (right) along training; label -> (loss, cert).
+
+    ``dashed`` (label -> (loss, cert)), if given, is drawn dashed in the colours of ``curves``, in order.
+    """
     fig, (a, b) = new_figure(2, height=2.8)
-    for label, (loss, cert) in curves.items():
-        a.semilogy(t, loss, label=label)
-        b.plot(t, cert, label=label)
+    for k, (label, (loss, cert)) in enumerate(curves.items()):
+        a.semilogy(t, loss, color=f"C{k}", label=label)
+        b.plot(t, cert, color=f"C{k}", label=label)
+    for k, (label, (loss, cert)) in enumerate((dashed or {}).items()):
+        a.semilogy(t, loss, color=f"C{k}", ls="--", label=label)
+        b.plot(t, cert, color=f"C{k}", ls="--", label=label)
     b.axhline(0.0, color="k", lw=0.8)
-    b.axhline(bound, color="k", ls="--", label="−β_x")
+    b.axhline(bound, color="k", ls=":", label="−β_x")
     a.set(xlabel="training time t", ylabel="g(x*(w))", title="loss")
     b.set(xlabel="training time t", ylabel="−1 + L_σ'‖ω‖∞", title="∞-norm certificate")
-    a.legend()
-    b.legend()
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
     return fig
 
 
@@ -103,4 +100,33 @@ def adjoint_and_joint(t_adj, d_adj: dict, t_ball, y_over_R, t_joint, joint_ratio
     c.plot(t_joint, joint_ratio, color="C2", alpha=0.5)
     c.axhline(1.0, color="k", ls="--")
     c.set(xlabel="time t", ylabel="distance / (e^(−βt) · distance(0))", title="Prop. 3: joint (x, y)")
+    return fig
+
+
+def alpha_tradeoff(alphas, tau_star, alphas_emp, tau_desc, tau_inv: float | None = None,
+                   alpha_inv: float | None = None):
+    """τ*(α) (recipe) and the empirical largest τ keeping the descent condition, against α (log-log);
+    optionally the bisected invariant threshold at one α."""
+    fig, ax = new_figure(1, height=2.8, width=4.5)
+    ax.loglog(alphas, tau_star, "o-", label="τ*(α) (recipe)")
+    ax.loglog(alphas_emp, tau_desc, "s-", label="largest τ keeping ratio ≤ α")
+    if tau_inv is not None:
+        ax.loglog([alpha_inv], [tau_inv], "k^", label="largest τ keeping U ≤ cH")
+    ax.axvline(0.5, color="k", ls=":", lw=0.8)
+    ax.set(xlabel="descent tolerance α", ylabel="τ", title="the α–τ trade-off")
+    ax.legend(fontsize=7)
+    return fig
+
+
+def training_runs(t, curves: dict, alpha: float, title: str):
+    """Loss at equilibrium (left) and gradient error (right) of optimisation-system runs; label -> (loss, ratio)."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for label, (loss, ratio) in curves.items():
+        a.semilogy(t, loss, label=label)
+        b.semilogy(t, ratio, label=label)
+    b.axhline(alpha, color="k", ls="--", label="α")
+    a.set(xlabel="weight time t", ylabel="g(x*(w(t)))", title=f"{title}: loss at the fixed point")
+    b.set(xlabel="weight time t", ylabel="‖h − h*‖ / ‖h‖", title=f"{title}: gradient error")
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
     return fig

@@ -1,4 +1,5 @@
-"""The fixed-feedback network of Example 1 (eq. 7.2) with its adjoint, in column form.
+"""The fixed-feedback network of Example 1 (eq. 7.2) with its adjoint, in column form, and what every
+network of the chapter shares (:class:`AdjointNetwork`: Newton equilibrium, adjoint, h*, U).
 
 ẋ = f(x, w) = −x + σ(v x + w ρ), x ∈ ℝⁿ, v (n, n) fixed, w (n, m) trained, ρ ∈ ℝᵐ a fixed input;
 loss g(x) = ½‖x − t‖². With A = D_x f = −I + diag(σ'(v x + w ρ)) v the adjoint (2.5, y a column) is
@@ -16,8 +17,60 @@ import numpy as np
 from rnnrepro.flynn.activations import dsigma, sigma
 
 
+def newton_fixed_point(f, jac, x0, tol: float = 1e-14, max_iter: int = 100) -> np.ndarray:
+    """Solve f(x) = 0 by Newton's method from x0 (n,); f(x) -> (n,), jac(x) -> (n, n).
+
+    Stops when the largest step is below ``tol``; raises RuntimeError after ``max_iter`` steps.
+    """
+    x = np.array(x0, dtype=np.float64)
+    for _ in range(max_iter):
+        step = np.linalg.solve(jac(x), f(x))
+        x = x - step
+        if np.max(np.abs(step)) < tol:
+            return x
+    raise RuntimeError("Newton did not converge: is the network contracting?")
+
+
+class AdjointNetwork:
+    """What every network of the chapter shares: the equilibrium x*(w) by Newton, the adjoint
+    y* = A^{-T}∇g(x*) (A = D_x f), h* = h(x*, y*, w) = −∇_w g(x*(w)) and the energy U = ‖u‖_Z.
+
+    A subclass provides ``n``, ``w_shape`` (the shape of its trained parameters), ``f(x, w)``,
+    ``jac_x(x, w)`` (n, n), ``grad_g(x)``, ``loss(x)``, ``h(x, y, w)`` (shape w_shape) and
+    ``newton_start(w)`` (n,).
+    """
+
+    def fixed_point(self, w, x_start=None, tol: float = 1e-14, max_iter: int = 100) -> np.ndarray:
+        """x*(w) by Newton from x_start (default ``newton_start(w)``); unique when the network contracts."""
+        x0 = self.newton_start(w) if x_start is None else x_start
+        return newton_fixed_point(lambda x: self.f(x, w), lambda x: self.jac_x(x, w), x0, tol, max_iter)
+
+    def equilibrium(self, w, x_start=None) -> tuple[np.ndarray, np.ndarray]:
+        """(x*, y*) with y* = A^{-T} ∇g(x*); Newton started at x_start when given (for bistable nets)."""
+        x = self.fixed_point(w, x_start)
+        y = np.linalg.solve(self.jac_x(x, w).T, self.grad_g(x))
+        return x, y
+
+    def adjoint_field(self, x, y, w) -> np.ndarray:
+        """Right-hand side of the adjoint, Aᵀ y − ∇g(x) (n,)."""
+        return self.jac_x(x, w).T @ y - self.grad_g(x)
+
+    def h_star(self, w) -> np.ndarray:
+        """h* = −∇_w g(x*(w)) (shape w_shape) by Newton plus one linear solve."""
+        x, y = self.equilibrium(w)
+        return self.h(x, y, w)
+
+    def loss_star(self, w) -> float:
+        """L*(w) = g(x*(w))."""
+        return self.loss(self.fixed_point(w))
+
+    def u_norm(self, x, y, w, p1: float, p2: float) -> float:
+        """U = ‖u(z, w)‖_Z = p1‖f‖₂ + p2‖Aᵀy − ∇g‖₂ (the right-hand side of τż = u, not ż)."""
+        return p1 * float(np.linalg.norm(self.f(x, w))) + p2 * float(np.linalg.norm(self.adjoint_field(x, y, w)))
+
+
 @dataclass(frozen=True)
-class FixedFeedbackNet:
+class FixedFeedbackNet(AdjointNetwork):
     """v (n, n), rho (m,), target (n,). All float64."""
 
     v: np.ndarray
@@ -37,6 +90,10 @@ class FixedFeedbackNet:
     @property
     def m(self) -> int:
         return self.rho.shape[0]
+
+    @property
+    def w_shape(self) -> tuple[int, int]:
+        return (self.n, self.m)
 
     def _w(self, w) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.m)
@@ -60,47 +117,18 @@ class FixedFeedbackNet:
     def loss(self, x) -> float:
         return 0.5 * float(np.sum((x - self.target) ** 2))
 
-    def adjoint_field(self, x, y, w) -> np.ndarray:
-        """Right-hand side of the adjoint, Aᵀ y − ∇g(x) (n,)."""
-        return self.jac_x(x, w).T @ y - self.grad_g(x)
-
     def h(self, x, y, w) -> np.ndarray:
         """Weight field (y ⊙ σ'(pre)) ρᵀ (n, m)."""
         return np.outer(y * dsigma(self.pre(x, w)), self.rho)
 
-    def fixed_point(self, w, x_start=None, tol: float = 1e-14, max_iter: int = 100) -> np.ndarray:
-        """x*(w) by Newton's method from x_start (default σ(wρ)); unique when the network is contracting."""
-        x = sigma(self._w(w) @ self.rho) if x_start is None else np.asarray(x_start, dtype=np.float64)
-        for _ in range(max_iter):
-            step = np.linalg.solve(self.jac_x(x, w), self.f(x, w))
-            x = x - step
-            if np.max(np.abs(step)) < tol:
-                return x
-        raise RuntimeError("Newton did not converge: is the network contracting?")
-
-    def equilibrium(self, w, x_start=None) -> tuple[np.ndarray, np.ndarray]:
-        """(x*, y*) with y* = A^{-T} ∇g(x*); Newton started at x_start when given (for bistable nets)."""
-        x = self.fixed_point(w, x_start)
-        y = np.linalg.solve(self.jac_x(x, w).T, self.grad_g(x))
-        return x, y
-
-    def h_star(self, w) -> np.ndarray:
-        """h* = −∇_w g(x*(w)) (n, m) by Newton plus one linear solve."""
-        x, y = self.equilibrium(w)
-        return self.h(x, y, w)
-
-    def loss_star(self, w) -> float:
-        """L*(w) = g(x*(w))."""
-        return self.loss(self.fixed_point(w))
-
-    def u_norm(self, x, y, w, p1: float, p2: float) -> float:
-        """U = ‖u(z, w)‖_Z = p1‖f‖₂ + p2‖Aᵀy − ∇g‖₂ (the right-hand side of τż = u, not ż)."""
-        return p1 * float(np.linalg.norm(self.f(x, w))) + p2 * float(np.linalg.norm(self.adjoint_field(x, y, w)))
+    def newton_start(self, w) -> np.ndarray:
+        """Newton's default start σ(wρ)."""
+        return sigma(self._w(w) @ self.rho)
 
 
-def fd_gradient(net: FixedFeedbackNet, w, eps: float = 1e-6) -> np.ndarray:
-    """Central finite-difference gradient of L*(w) = g(x*(w)), (n, m)."""
-    w = np.asarray(w, dtype=np.float64).reshape(net.n, net.m)
+def fd_gradient(net: AdjointNetwork, w, eps: float = 1e-6) -> np.ndarray:
+    """Central finite-difference gradient of L*(w) = g(x*(w)), shape net.w_shape."""
+    w = np.asarray(w, dtype=np.float64).reshape(net.w_shape)
     grad = np.zeros_like(w)
     for idx in np.ndindex(*w.shape):
         e = np.zeros_like(w)

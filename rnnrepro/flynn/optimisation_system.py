@@ -1,6 +1,7 @@
 """The optimisation system 2.7 (τẋ = f, τẏ = Aᵀy − ∇g, ẇ = h) and the exact gradient flow ẇ = h*(w).
 
-State layout of the ODE: [x (n), y (n), vec(w) (n·m)]. Stiff for small τ: LSODA by default.
+Works for any :class:`~rnnrepro.flynn.network.AdjointNetwork` (Examples 1, 2 and 3). State layout of the
+ODE: [x (n), y (n), vec(w) (prod(net.w_shape))]. Stiff for small τ: LSODA by default.
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from rnnrepro.flynn.network import FixedFeedbackNet
+from rnnrepro.flynn.network import AdjointNetwork
 
 
-def _split(net: FixedFeedbackNet, s):
+def _split(net: AdjointNetwork, s):
     n = net.n
-    return s[:n], s[n:2 * n], s[2 * n:].reshape(n, net.m)
+    return s[:n], s[n:2 * n], s[2 * n:].reshape(net.w_shape)
 
 
-def joint_rhs(net: FixedFeedbackNet, tau: float, train: bool = True):
+def joint_rhs(net: AdjointNetwork, tau: float, train: bool = True):
     """The vector field of 2.7 for solve_ivp; train=False freezes w (the warm-up)."""
     if not tau > 0:
         raise ValueError(f"tau must be positive, got {tau!r}")
@@ -32,7 +33,7 @@ def joint_rhs(net: FixedFeedbackNet, tau: float, train: bool = True):
 
 @dataclass
 class Trajectory:
-    """Output of :func:`run_optimisation`: times (T,), x (T, n), y (T, n), w (T, n, m)."""
+    """Output of :func:`run_optimisation`: times (T,), x (T, n), y (T, n), w (T, *net.w_shape)."""
 
     t: np.ndarray
     x: np.ndarray
@@ -40,7 +41,7 @@ class Trajectory:
     w: np.ndarray
 
 
-def warm_up(net: FixedFeedbackNet, w, x0, y0, duration: float, tau: float = 1.0):
+def warm_up(net: AdjointNetwork, w, x0, y0, duration: float, tau: float = 1.0):
     """Run (x, y) with w fixed for ``duration`` (time units of τ = tau): returns (x, y)."""
     s0 = np.concatenate([x0, y0, np.asarray(w, dtype=np.float64).ravel()])
     sol = solve_ivp(joint_rhs(net, tau, train=False), (0.0, duration), s0, method="LSODA",
@@ -49,7 +50,7 @@ def warm_up(net: FixedFeedbackNet, w, x0, y0, duration: float, tau: float = 1.0)
     return x, y
 
 
-def run_optimisation(net: FixedFeedbackNet, w0, x0, y0, tau: float, T: float, n_out: int = 401, *,
+def run_optimisation(net: AdjointNetwork, w0, x0, y0, tau: float, T: float, n_out: int = 401, *,
                      rtol: float = 1e-9, atol: float = 1e-12, method: str = "LSODA") -> Trajectory:
     """Integrate 2.7 on [0, T] and return the trajectory at n_out equally spaced times."""
     s0 = np.concatenate([x0, y0, np.asarray(w0, dtype=np.float64).ravel()])
@@ -58,16 +59,18 @@ def run_optimisation(net: FixedFeedbackNet, w0, x0, y0, tau: float, T: float, n_
     if not sol.success:
         raise RuntimeError(f"integration failed at tau={tau}: {sol.message}")
     n = net.n
-    return Trajectory(sol.t, sol.y[:n].T, sol.y[n:2 * n].T, sol.y[2 * n:].T.reshape(-1, n, net.m))
+    return Trajectory(sol.t, sol.y[:n].T, sol.y[n:2 * n].T, sol.y[2 * n:].T.reshape(-1, *net.w_shape))
 
 
-def gradient_flow(net: FixedFeedbackNet, w0, T: float, t_eval=None, *, rtol: float = 1e-11,
-                  atol: float = 1e-13) -> np.ndarray:
-    """The exact gradient flow ẇ = h*(w) (τ = 0); returns w at t_eval (default: T only), (len, n, m)."""
+def gradient_flow(net: AdjointNetwork, w0, T: float, t_eval=None, *, rtol: float = 1e-11,
+                  atol: float = 1e-13, method: str = "DOP853") -> np.ndarray:
+    """The exact gradient flow ẇ = h*(w) (τ = 0); returns w at t_eval (default: T only), (len, *w_shape)."""
     t_eval = np.array([T]) if t_eval is None else np.asarray(t_eval, dtype=np.float64)
     sol = solve_ivp(lambda _t, s: net.h_star(s).ravel(), (0.0, T), np.asarray(w0, dtype=np.float64).ravel(),
-                    method="DOP853", t_eval=t_eval, rtol=rtol, atol=atol)
-    return sol.y.T.reshape(-1, net.n, net.m)
+                    method=method, t_eval=t_eval, rtol=rtol, atol=atol)
+    if not sol.success:
+        raise RuntimeError(f"gradient flow failed: {sol.message}")
+    return sol.y.T.reshape(-1, *net.w_shape)
 
 
 @dataclass
@@ -81,7 +84,7 @@ class Diagnostics:
     h_star_norm: np.ndarray
 
 
-def diagnose(net: FixedFeedbackNet, traj: Trajectory, p1: float, p2: float) -> Diagnostics:
+def diagnose(net: AdjointNetwork, traj: Trajectory, p1: float, p2: float) -> Diagnostics:
     """Compute the descent diagnostics of a trajectory (h* by Newton at every output time)."""
     out = {k: np.empty(len(traj.t)) for k in ("ratio", "U", "H", "loss_star", "h_star_norm")}
     for i, (x, y, w) in enumerate(zip(traj.x, traj.y, traj.w)):

@@ -3,16 +3,20 @@
 ẋ₁ = −x₁ + σ(ω x₂), ω = tanh(w) (n₁, n₂);  ẋ₂ = −x₂ + σ(v x₂ + u ρ), v (n₂, n₂) fixed, u (n₂, m).
 x₂ contracts in the 2-norm at β₂ = 1 − L_σ'‖v‖₂; x₁ at rate 1; the coupling ‖D_{x₂} f₁‖₂ ≤ L_σ'‖ω‖_F ≤
 L_σ'√(n₁n₂) =: k for every w. Theorem 1: rate min{β₂ − r k, 1} in ‖x₂‖₂ + r‖x₁‖₂ when r k < β₂.
+:class:`ReservoirReadoutNet` is the same model as an :class:`~rnnrepro.flynn.network.AdjointNetwork`, so that
+the optimisation system 2.7 trains its readout w and input weights u (loss g = ½‖x₁ − t‖²).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from rnnrepro.flynn.activations import L_DSIGMA, sigma
+from rnnrepro.flynn.activations import L_DSIGMA, dsigma, sigma
+from rnnrepro.flynn.network import AdjointNetwork
 
 
 def coupling_bound(n1: int, n2: int) -> float:
@@ -40,3 +44,84 @@ def pair_distances(v, u, rho, w, x1, x2, T: float, n_out: int = 301):
                     t_eval=np.linspace(0.0, T, n_out), rtol=1e-11, atol=1e-13)
     S = sol.y.T.reshape(-1, P, n1 + n2)
     return sol.t, S[:, :, :n1], S[:, :, n1:]
+
+
+@dataclass(frozen=True)
+class ReservoirReadoutNet(AdjointNetwork):
+    """Example 2 with trained readout w (n₁, n₂) and input weights u (n₂, m), packed in θ = [vec w, vec u].
+
+    v (n₂, n₂) fixed, rho (m,), target (n₁,) for the readout. State x = [x₁ (n₁), x₂ (n₂)].
+    ``squash=False`` uses ω = w (the readout's bound, and so Theorem 1's uniform coupling k, removed).
+    """
+
+    v: np.ndarray
+    rho: np.ndarray
+    target: np.ndarray
+    squash: bool = True
+
+    def __post_init__(self):
+        n2 = self.v.shape[0]
+        if self.v.shape != (n2, n2) or self.rho.ndim != 1 or self.target.ndim != 1:
+            raise ValueError(f"need v (n2, n2), rho (m,), target (n1,); got {self.v.shape}, {self.rho.shape}, "
+                             f"{self.target.shape}")
+
+    @property
+    def n1(self) -> int:
+        return self.target.shape[0]
+
+    @property
+    def n2(self) -> int:
+        return self.v.shape[0]
+
+    @property
+    def n(self) -> int:
+        return self.n1 + self.n2
+
+    @property
+    def w_shape(self) -> tuple[int]:
+        return (self.n1 * self.n2 + self.n2 * self.rho.shape[0],)
+
+    def unpack(self, theta) -> tuple[np.ndarray, np.ndarray]:
+        """θ -> (w (n₁, n₂), u (n₂, m))."""
+        theta = np.asarray(theta, dtype=np.float64).ravel()
+        k = self.n1 * self.n2
+        return theta[:k].reshape(self.n1, self.n2), theta[k:].reshape(self.n2, -1)
+
+    def pack(self, w, u) -> np.ndarray:
+        return np.concatenate([np.ravel(w), np.ravel(u)]).astype(np.float64)
+
+    def omega(self, w) -> np.ndarray:
+        return np.tanh(w) if self.squash else w
+
+    def _pre(self, x, theta):
+        w, u = self.unpack(theta)
+        x2 = x[self.n1:]
+        return w, self.omega(w) @ x2, self.v @ x2 + u @ self.rho
+
+    def f(self, x, theta) -> np.ndarray:
+        _, a1, a2 = self._pre(x, theta)
+        return np.concatenate([-x[:self.n1] + sigma(a1), -x[self.n1:] + sigma(a2)])
+
+    def jac_x(self, x, theta) -> np.ndarray:
+        """Block lower-triangular A = [[−I, σ'(a₁)ω], [0, −I + σ'(a₂)v]] (n, n)."""
+        w, a1, a2 = self._pre(x, theta)
+        A = -np.eye(self.n)
+        A[:self.n1, self.n1:] = dsigma(a1)[:, None] * self.omega(w)
+        A[self.n1:, self.n1:] += dsigma(a2)[:, None] * self.v
+        return A
+
+    def grad_g(self, x) -> np.ndarray:
+        return np.concatenate([x[:self.n1] - self.target, np.zeros(self.n2)])
+
+    def loss(self, x) -> float:
+        return 0.5 * float(np.sum((x[:self.n1] - self.target) ** 2))
+
+    def h(self, x, y, theta) -> np.ndarray:
+        """y D_θ f (P,): readout part (y₁ ⊙ σ'(a₁)) x₂ᵀ ⊙ ω'(w), input part (y₂ ⊙ σ'(a₂)) ρᵀ."""
+        w, a1, a2 = self._pre(x, theta)
+        dom = 1.0 - np.tanh(w) ** 2 if self.squash else 1.0
+        hw = np.outer(y[:self.n1] * dsigma(a1), x[self.n1:]) * dom
+        return self.pack(hw, np.outer(y[self.n1:] * dsigma(a2), self.rho))
+
+    def newton_start(self, theta) -> np.ndarray:
+        return np.full(self.n, 0.5)

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.integrate import solve_ivp
-
 from rnnrepro.flynn.activations import L_DSIGMA, dsigma, sigma
+from rnnrepro.flynn.network import AdjointNetwork
 
 
 @dataclass(frozen=True)
-class SquashedNet:
+class SquashedNet(AdjointNetwork):
     """gain (n,) = α_i, mask (n, n), rho (n,), out (k,) node indices, target (k,)."""
 
     gain: np.ndarray
@@ -29,6 +28,10 @@ class SquashedNet:
     @property
     def n(self) -> int:
         return self.gain.shape[0]
+
+    @property
+    def w_shape(self) -> tuple[int, int]:
+        return (self.n, self.n)
 
     def omega(self, w) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
@@ -58,26 +61,16 @@ class SquashedNet:
         g[self.out] = x[self.out] - self.target
         return g
 
-    def equilibrium(self, w):
-        x = sigma(self.rho)
-        for _ in range(200):
-            step = np.linalg.solve(self.jac_x(x, w), self.f(x, w))
-            x = x - step
-            if np.max(np.abs(step)) < 1e-14:
-                break
-        else:
-            raise RuntimeError("Newton did not converge")
-        y = np.linalg.solve(self.jac_x(x, w).T, self.grad_g(x))
-        return x, y
-
-    def loss_star(self, w) -> float:
-        x, _ = self.equilibrium(w)
+    def loss(self, x) -> float:
         return 0.5 * float(np.sum((x[self.out] - self.target) ** 2))
 
-    def h_star(self, w) -> np.ndarray:
-        """−∇_w g(x*(w)) = y* D_w f, as (n, n)."""
-        x, y = self.equilibrium(w)
+    def h(self, x, y, w) -> np.ndarray:
+        """Weight field y D_w f, as (n, n) (−∇_w g(x*(w)) at the equilibrium)."""
         return (y @ self.jac_w(x, w)).reshape(self.n, self.n)
+
+    def newton_start(self, w) -> np.ndarray:
+        """Newton's default start σ(ρ)."""
+        return sigma(self.rho)
 
     def certificate(self, w) -> float:
         """−1 + L_σ' ‖ω‖_∞: an upper bound on μ∞(D_x f) for every x (contracting when < 0)."""
@@ -107,9 +100,3 @@ def complete_graph(n: int) -> np.ndarray:
     """Mask of the complete directed graph without self-loops (in(i) = out(i) = n − 1)."""
     return 1.0 - np.eye(n)
 
-
-def train_gradient_flow(net: SquashedNet, w0, T: float, n_out: int = 301):
-    """Exact gradient flow ẇ = h*(w) on [0, T]: times (K,), weights (K, n, n)."""
-    sol = solve_ivp(lambda _t, s: net.h_star(s).ravel(), (0.0, T), np.asarray(w0, dtype=np.float64).ravel(),
-                    method="LSODA", t_eval=np.linspace(0.0, T, n_out), rtol=1e-8, atol=1e-10)
-    return sol.t, sol.y.T.reshape(-1, net.n, net.n)

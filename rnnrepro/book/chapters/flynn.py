@@ -5,8 +5,8 @@ from rnnrepro.book.profiles import Chapter, Param
 CHAPTER = Chapter(
     key="flynn",
     title="Timescale separation (Flynn, 2015)",
-    paper="T. Flynn. Timescale separation in recurrent neural networks. Neural Computation, 2015, "
-          "doi:10.1162/NECO_a_00740",
+    paper="T. Flynn. Timescale separation in recurrent neural networks. Neural Computation 27(6), 2015, "
+          "pp. 1321 ff., doi:10.1162/NECO_a_00740",
     notebook="book/chapters/flynn.md",
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed (problem generator of Example 1)"),
