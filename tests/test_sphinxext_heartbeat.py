@@ -15,7 +15,8 @@ def test_heartbeat_names_the_page_being_read_until_stopped():
     n = len(said)
     time.sleep(0.1)
     assert len(said) == n, "no lines after stop"
-    assert said[0].startswith("still reading book/chapters/ribeiro: ") and said[-1].startswith("still reading book/chapters/li")
+    assert said[0].startswith("still reading book/chapters/ribeiro: ")
+    assert said[-1].startswith("still reading book/chapters/li: ")
 
 
 def test_no_line_before_a_page_is_read():

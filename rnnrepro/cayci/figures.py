@@ -1,0 +1,104 @@
+"""The chapter's figures (matplotlib; every axis labelled)."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import FancyArrowPatch, Rectangle
+
+from rnnrepro.book.plotting import new_figure
+
+
+def architecture():
+    """Fig. 1 redrawn: the diagonal Elman RNN unrolled over three steps (schematic, no data)."""
+    fig, ax = new_figure(1, height=2.4, width=6.0)
+    for k, (t, tx) in enumerate((("t−1", "t−2"), ("t", "t−1"), ("t+1", "t"))):
+        x = 1.0 + 2.2 * k
+        for y, txt, col in ((0.3, f"X[{tx}]", "#dde"), (1.3, f"H[{t}]", "#ded"), (2.3, f"Y[{t}]", "#edd")):
+            ax.add_patch(Rectangle((x - 0.45, y - 0.25), 0.9, 0.5, fc=col, ec="k"))
+            ax.text(x, y, txt, ha="center", va="center", fontsize=8)
+        ax.add_patch(FancyArrowPatch((x, 0.55), (x, 1.05), arrowstyle="->", mutation_scale=10))
+        ax.add_patch(FancyArrowPatch((x, 1.55), (x, 2.05), arrowstyle="->", mutation_scale=10))
+        ax.text(x + 0.08, 0.8, "U", fontsize=8)
+        ax.text(x + 0.08, 1.8, "c/√m", fontsize=8)
+        if k < 2:
+            ax.add_patch(FancyArrowPatch((x + 0.45, 1.3), (x + 1.75, 1.3), arrowstyle="->", mutation_scale=10))
+            ax.text(x + 1.1, 1.38, "diag W", ha="center", fontsize=8)
+    ax.set(xlim=(0, 6.4), ylim=(0, 2.7), xlabel="time (unrolled)", ylabel="layer")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    return fig
+
+
+def memory_functions(T, curves: dict, mreq_T, mreq: dict):
+    """F1. Left: μ_T vs T per z = σ₁α_m; right: Theorem 1's required width vs T per α (ε = 0.1)."""
+    fig, (a, b) = new_figure(2, height=2.8)
+    for z, mu in curves.items():
+        a.semilogy(T, mu, label=f"σ₁α_m = {z:g}")
+    a.semilogy(T, T ** 2 * (T + 1) / 2, "k:", label="T²(T+1)/2")
+    a.set(xlabel="T", ylabel="μ_T = μ₀,T · μ₁,T", title="memory functions (Remark 5)")
+    a.legend()
+    for al, m in mreq.items():
+        b.semilogy(mreq_T, m, label=f"α = {al:g}")
+    b.set(xlabel="T", ylabel="m required by (18), ε = 0.1", title="Theorem 1's width (tanh, corrected L_t)")
+    b.legend()
+    return fig
+
+
+def lemma1(t, emp: dict, printed: dict, corrected: dict, Tw, worst: dict, worst_bound: dict, perturbed):
+    """F2. (a, b) max_i ‖∂_{Θ_i}H_t‖ with printed and corrected L_t; (c) worst-case input vs σ₁μ₀,t."""
+    fig, axes = new_figure(3, height=2.8)
+    for ax, key in zip(axes[:2], emp):
+        ax.semilogy(t, emp[key], "o-", label="measured max")
+        ax.semilogy(t, printed[key], "--", label="printed L_t")
+        ax.semilogy(t, corrected[key], "k-", lw=0.8, label="corrected L_t")
+        ax.set(xlabel="t", ylabel="max ‖∂_Θi H_t‖", title=key)
+        ax.legend()
+    c = axes[2]
+    for al, g in worst.items():
+        c.semilogy(Tw, g, label=f"α = {al:g}")
+        c.semilogy(Tw, worst_bound[al], "k:", lw=0.8)
+    c.semilogy(Tw, perturbed, "r--", label="α = 1.5, uᵀx = 1e-6")
+    c.set(xlabel="t", ylabel="‖∂_U H_t‖ (worst case)", title="tanh, zero pre-activations")
+    c.legend(fontsize=7)
+    return fig
+
+
+def calculators(eps, m1, tau1, m2, tau2):
+    """F10. Required m and τ vs 1/ε: Theorem 1 (projected) and Theorem 2 (plain GD)."""
+    fig, ax = new_figure(1, height=2.8, width=5.0)
+    ax.loglog(1 / eps, m1, "C0-", label="Thm 1: m")
+    ax.loglog(1 / eps, tau1, "C0--", label="Thm 1: τ")
+    ax.loglog(1 / eps, m2, "C1-", label="Thm 2: m")
+    ax.loglog(1 / eps, tau2, "C1--", label="Thm 2: τ₀")
+    ax.set(xlabel="1/ε", ylabel="required m or τ", title="bound calculators")
+    ax.legend()
+    return fig
+
+
+def rate_panels(panels: list[dict]):
+    """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y}, xlabel, ylabel, title."""
+    fig, axes = new_figure(len(panels), height=2.8)
+    axes = np.atleast_1d(axes)
+    for ax, p in zip(axes, panels):
+        for label, y in p["curves"].items():
+            ax.loglog(p["x"], y, "o-", label=label)
+        for label, y in p.get("guides", {}).items():
+            ax.loglog(p["x"], y, "k:", lw=0.8, label=label)
+        ax.set(xlabel=p["xlabel"], ylabel=p["ylabel"], title=p.get("title", ""))
+        if len(p["x"]) <= 5:
+            ax.set_xticks(p["x"], [f"{v:g}" for v in p["x"]])
+            ax.minorticks_off()
+        ax.legend(fontsize=7)
+    return fig
+
+
+def gradient_quantiles(t, curves: dict, worst):
+    """F7(b). Quantiles of per-neuron ‖∂_Θi H_t‖ vs t (one line per label) and the worst-case input (dashed)."""
+    fig, ax = new_figure(1, height=2.8, width=5.0)
+    for label, q in curves.items():
+        ax.semilogy(t, q, label=label)
+    ax.semilogy(t, worst, "k--", label="worst case, α = 1.5")
+    ax.set(xlabel="t", ylabel="‖∂_Θi H_t‖", title="gradients above and below the cutoff (tanh)")
+    ax.legend(fontsize=7)
+    return fig

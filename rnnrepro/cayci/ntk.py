@@ -1,0 +1,28 @@
+"""The recurrent NTK of Prop. 2: finite-width kernels at initialisation and the infinite-width limit κ_T."""
+
+from __future__ import annotations
+
+import torch
+
+from rnnrepro.cayci.elman import Activation, grad_features
+from rnnrepro.cayci.transport import qmc_sample
+
+
+def feature_kernel(X, w, U, act: Activation, *, drop_k0: bool = False):
+    """(1/m) Σ_i ⟨∂_{Θ_i}H_T(X_j), ∂_{Θ_i}H_T(X_k)⟩ at the last time: (..., n, n).
+
+    With c_i² = 1 and the 1/√m readout this is Σ_i ⟨∂_{Θ_i}F_T(X_j), ∂_{Θ_i}F_T(X_k)⟩ (Prop. 2).
+    """
+    gw, gu = grad_features(X, w, U, act, drop_k0=drop_k0)
+    fw, fu = gw[..., -1, :], gu[..., -1, :, :]
+    m = w.shape[-1]
+    return (torch.einsum("...jm,...km->...jk", fw, fw) + torch.einsum("...jmd,...kmd->...jk", fu, fu)) / m
+
+
+def limit_kernel(X, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *, drop_k0: bool = False):
+    """κ_T(X_j, X_k) by quasi-Monte Carlo (w₀ enumerated, antithetic Sobol u₀): (n, n).
+
+    ``drop_k0`` gives the kernel as printed in Prop. 2 (sums from k, ℓ = 1).
+    """
+    w, U = qmc_sample(X.shape[-1], alpha, M, seed)
+    return feature_kernel(X, w, U, act, drop_k0=drop_k0)
