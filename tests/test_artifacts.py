@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.book.artifacts import ArtifactError, load_artifact, save_artifact, sha256_file
+from rnnrepro.book.artifacts import ArtifactError, load_artifact, parse_seeds, save_artifact, sha256_file
 from rnnrepro.core.train import History
 
 
@@ -65,3 +65,10 @@ def test_save_errors(tmp_path):
         save_artifact(tmp_path, "a/b", {"x": np.zeros(1)})
     with pytest.raises(ValueError, match="numeric"):
         save_artifact(tmp_path, "x", {"x": np.array([{}, 1], dtype=object)})
+
+
+def test_parse_seeds():
+    assert parse_seeds("0-3") == [0, 1, 2, 3] and parse_seeds("1,4, 6") == [1, 4, 6]
+    for bad in ("", "a-b", "3-", "1;2"):
+        with pytest.raises(ValueError):
+            parse_seeds(bad)

@@ -30,13 +30,7 @@ def test_train_wss_and_replay_are_consistent(monkeypatch):
         torch.set_default_dtype(torch.float64)
 
 
-def test_parse_seeds_and_outcome():
-    import pytest
-    assert ta.parse_seeds("0-3") == [0, 1, 2, 3]
-    assert ta.parse_seeds("1,4, 6") == [1, 4, 6]
-    for bad in ("", "a-b", "3-", "1;2"):
-        with pytest.raises(ValueError):
-            ta.parse_seeds(bad)
+def test_sweep_outcome():
     h = dict(epoch=list(range(12)), train_acc=[0.3] * 12, val_acc=[0.2, 0.95] + [0.91] * 10)
     o = ta.sweep_outcome(h)
     assert o["first_solved"] == 1 and o["settled"] and o["val_acc"] == 0.91

@@ -111,3 +111,16 @@ def load_artifact(directory: str | os.PathLike, name: str, *, command: str | Non
     with np.load(npz, allow_pickle=False) as data:
         params = {k: data[k] for k in data.files}
     return Artifact(params, meta.get("history", {}), meta.get("config", {}), meta)
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds on a training command line: '0-5' -> [0, ..., 5]; '1,3,4' -> [1, 3, 4]. Raises ValueError on anything else."""
+    seeds = []
+    for part in text.split(","):
+        lo, sep, hi = part.strip().partition("-")
+        if not lo.isdigit() or (sep and not hi.isdigit()):
+            raise ValueError(f"seeds must look like '0-5' or '1,3,4', got {text!r}")
+        seeds += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+    if not seeds:
+        raise ValueError(f"no seeds in {text!r}")
+    return seeds

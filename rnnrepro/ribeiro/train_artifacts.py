@@ -19,7 +19,7 @@ import time
 
 import torch
 
-from rnnrepro.book.artifacts import load_artifact, save_artifact, sha256_file
+from rnnrepro.book.artifacts import load_artifact, parse_seeds, save_artifact, sha256_file
 from rnnrepro.book.paths import REPO
 from rnnrepro.ribeiro import temporal_order as to
 from rnnrepro.ribeiro.roundoff import flipped_sequences, relative_gap
@@ -109,19 +109,6 @@ PAPER_WSS = dict(T=150, n_train=1000, n_val=1000, hidden=50)
 
 SOLVED_ACC = 0.9     #: "solved": validation accuracy >= 0.9 ...
 SOLVED_WINDOW = 10   #: ... over the last SOLVED_WINDOW logged epochs
-
-
-def parse_seeds(text: str) -> list[int]:
-    """'0-5' -> [0, ..., 5]; '1,3,4' -> [1, 3, 4]. Raises ValueError on anything else."""
-    seeds = []
-    for part in text.split(","):
-        lo, sep, hi = part.strip().partition("-")
-        if not lo.isdigit() or (sep and not hi.isdigit()):
-            raise ValueError(f"seeds must look like '0-5' or '1,3,4', got {text!r}")
-        seeds += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-    if not seeds:
-        raise ValueError(f"no seeds in {text!r}")
-    return seeds
 
 
 def sweep_outcome(history: dict, window: int = SOLVED_WINDOW, level: float = SOLVED_ACC) -> dict:

@@ -22,6 +22,10 @@ CHAPTER = Chapter(
         Param("pgd_seeds", int, fast=3, full=10, low=1, high=50, help="instances of the Fig. 1(b) runs"),
         Param("pgd_steps", int, fast=50, full=200, low=20, high=2000, help="projected GD steps N of Fig. 1(b)"),
         Param("pgd_alpha", float, fast=0.01, full=0.01, low=1e-4, high=1.0, help="step size α of Fig. 1(b)"),
+        Param("lm_replay", int, fast=30, full=150, low=2, high=180,
+              help="updates of the shipped §7.2 language models replayed live (wt2, Fig. 2; within the first epoch)"),
+        Param("fig3_replay", int, fast=10, full=30, low=1, high=300,
+              help="updates of the shipped Fig. 3 k-sweeps replayed live"),
     ),
     cites=("miller2018stable", "miller2019stable"),
 )

@@ -1,0 +1,234 @@
+"""Word-level language model with a pluggable recurrent cell (tanh RNN or LSTM), untied weights.
+
+The recipe of pytorch/examples ``word_language_model`` (the code Miller & Hardt used): embedding ->
+dropout -> one recurrent layer -> dropout -> linear decoder; uniform(-0.1, 0.1) embedding and decoder,
+decoder bias 0, PyTorch's default recurrent initialisation; plain SGD with gradient-norm clipping,
+the learning rate divided by ``anneal`` whenever the validation loss does not improve, the state carried
+across BPTT windows and detached, the best-validation weights kept. ``train`` takes an optional hook
+called after every update (e.g. :func:`spectral_projection`, the projection of W_hh onto a spectral ball).
+
+Data: :func:`corpus` applies the split substitution of the ribeiro chapter (the official training split
+is absent where the book is built): train on the official *test* split, validate on the first half of
+the official *valid* split and test on its second half. Perplexities are not comparable with the
+literature's.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass
+from typing import Callable, NamedTuple
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from rnnrepro.core.contraction import project_spectral_norm
+from rnnrepro.data import wikitext
+
+CELLS = ("rnn", "lstm")
+
+
+@dataclass(frozen=True)
+class LMConfig:
+    """Model and training hyperparameters (defaults: a small CPU model)."""
+    cell: str = "rnn"        #: "rnn" (tanh) or "lstm"
+    vocab: int = 2000        #: vocabulary size (most frequent training words, <unk> for the rest)
+    emb: int = 64            #: embedding size
+    hidden: int = 64         #: hidden units
+    dropout: float = 0.25    #: on the embedding output and on the recurrent output
+    lr: float = 2.0          #: initial SGD step size
+    clip: float = 0.25       #: gradient-norm clipping
+    bptt: int = 35           #: BPTT window length
+    batch: int = 20          #: training batch size
+    epochs: int = 3          #: passes over the training text
+    anneal: float = 4.0      #: lr divisor when the validation loss does not improve
+
+    def __post_init__(self):
+        if self.cell not in CELLS:
+            raise ValueError(f"cell must be one of {CELLS}, got {self.cell!r}")
+        for name in ("vocab", "emb", "hidden", "bptt", "batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if not 0 <= self.dropout < 1:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if self.epochs < 0 or not self.lr > 0 or not self.anneal >= 1:
+            raise ValueError(f"need epochs >= 0, lr > 0, anneal >= 1; got {self.epochs}, {self.lr}, {self.anneal}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class WordLM(nn.Module):
+    """Embedding(V, E) -> dropout -> RNN(tanh)/LSTM(E, H) -> dropout -> Linear(H, V)."""
+
+    def __init__(self, cfg: LMConfig):
+        super().__init__()
+        self.cell = cfg.cell
+        self.enc = nn.Embedding(cfg.vocab, cfg.emb)
+        rnn = nn.RNN if cfg.cell == "rnn" else nn.LSTM
+        self.rnn = rnn(cfg.emb, cfg.hidden, nonlinearity="tanh") if cfg.cell == "rnn" else rnn(cfg.emb, cfg.hidden)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.dec = nn.Linear(cfg.hidden, cfg.vocab)
+        nn.init.uniform_(self.enc.weight, -0.1, 0.1)
+        nn.init.uniform_(self.dec.weight, -0.1, 0.1)
+        nn.init.zeros_(self.dec.bias)
+
+    def forward(self, x: torch.Tensor, state=None):
+        """x (L, B) ids -> logits (L, B, V), new state."""
+        out, state = self.rnn(self.drop(self.enc(x)), state)
+        return self.dec(self.drop(out)), state
+
+    @property
+    def w_hh(self) -> torch.Tensor:
+        """The hidden-to-hidden matrix (H, H) for the RNN, (4H, H) = [W_i; W_f; W_g; W_o] for the LSTM."""
+        return self.rnn.weight_hh_l0
+
+
+def new_model(cfg: LMConfig, seed: int, device: str = "cpu") -> WordLM:
+    """A float32 model initialised after ``torch.manual_seed(seed)``, under a float32 default dtype
+    (the same draws whatever the caller's default dtype is)."""
+    prev = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float32)
+    try:
+        torch.manual_seed(seed)
+        return WordLM(cfg).to(device)
+    finally:
+        torch.set_default_dtype(prev)
+
+
+class Corpus(NamedTuple):
+    vocab: wikitext.Vocab
+    train: torch.Tensor   #: (n,) ids
+    valid: torch.Tensor
+    test: torch.Tensor
+
+
+def corpus(vocab_size: int | None, train_split: bool = False) -> Corpus:
+    """The split substitution: train on the official test split (or ``train.txt`` when ``train_split``),
+    validate on the first half of the official valid split, test on its second half (with
+    ``train_split``: the official valid and test splits). Vocabulary: the ``vocab_size`` most frequent
+    training tokens (None: all of them)."""
+    if train_split:
+        tr, va, te = wikitext.tokens("train"), wikitext.tokens("valid"), wikitext.tokens("test")
+    else:
+        tr, held = wikitext.tokens("test"), wikitext.tokens("valid")
+        va, te = held[:len(held) // 2], held[len(held) // 2:]
+    vocab = wikitext.Vocab(tr, vocab_size)
+    return Corpus(vocab, vocab.encode(tr), vocab.encode(va), vocab.encode(te))
+
+
+def spectral_norm(W: torch.Tensor) -> float:
+    """Largest singular value of W, computed in float64."""
+    return float(torch.linalg.matrix_norm(W.detach().double(), ord=2))
+
+
+def spectral_projection(radius: float) -> Callable[[WordLM], None]:
+    """A hook that projects W_hh onto {‖W‖₂ ≤ radius} (SVD clip in float64, then cast back)."""
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+
+    @torch.no_grad()
+    def hook(model: WordLM) -> None:
+        W = model.w_hh
+        if radius == 0:
+            W.zero_()
+        else:
+            W.copy_(project_spectral_norm(W.double(), radius).to(W.dtype))
+    return hook
+
+
+def _detach(state):
+    if state is None:
+        return None
+    return tuple(s.detach() for s in state) if isinstance(state, tuple) else state.detach()
+
+
+@torch.no_grad()
+def evaluate(model: WordLM, ids: torch.Tensor, bptt: int = 35, batch: int = 10) -> float:
+    """Mean cross entropy (nats/token) in eval mode (no dropout), state carried over BPTT windows."""
+    was = model.training
+    model.eval()
+    dev = next(model.parameters()).device
+    data = wikitext.batchify(ids, batch).to(dev)
+    tot, n, state = 0.0, 0, None
+    for x, y in wikitext.bptt_windows(data, bptt):
+        logits, state = model(x, state)
+        tot += float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), reduction="sum"))
+        n += y.numel()
+    model.train(was)
+    return tot / n
+
+
+def train(model: WordLM, train_ids: torch.Tensor, valid_ids: torch.Tensor, cfg: LMConfig, *,
+          hook: Callable[[WordLM], None] | None = None, max_updates: int | None = None,
+          record_norm: bool = True, on_epoch: Callable[[WordLM, int], None] | None = None,
+          verbose: bool = False) -> dict:
+    """SGD with clipping and annealing; ``hook(model)`` after every update (and once before training).
+
+    Returns the history: per update 'train_loss' and 'norm' (‖W_hh‖₂ after the hook; empty unless
+    ``record_norm``), per epoch 'epoch', 'val_loss' (epoch 0 = initialisation) and 'lr'; 'best_epoch'.
+    The model ends with the best-validation weights (the pytorch/examples convention).
+    ``on_epoch(model, epoch)`` is called at initialisation and after every epoch (before the reload).
+    ``max_updates`` stops early (no validation after the stop)."""
+    dev = next(model.parameters()).device
+    model.train()
+    if hook is not None:
+        hook(model)
+    data = wikitext.batchify(train_ids, cfg.batch).to(dev)
+    lr = cfg.lr
+    h = {"train_loss": [], "norm": [], "epoch": [0], "val_loss": [evaluate(model, valid_ids, cfg.bptt)], "lr": [lr]}
+    if on_epoch is not None:
+        on_epoch(model, 0)
+    best, best_state, u = h["val_loss"][0], copy.deepcopy(model.state_dict()), 0
+    h["best_epoch"] = 0
+    for ep in range(1, cfg.epochs + 1):
+        state = None
+        for x, y in wikitext.bptt_windows(data, cfg.bptt):
+            state = _detach(state)
+            logits, state = model(x, state)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
+            model.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
+            with torch.no_grad():
+                for q in model.parameters():
+                    q.add_(q.grad, alpha=-lr)
+            if hook is not None:
+                hook(model)
+            h["train_loss"].append(float(loss.detach()))
+            if record_norm:
+                h["norm"].append(spectral_norm(model.w_hh))
+            u += 1
+            if max_updates is not None and u >= max_updates:
+                return h
+        v = evaluate(model, valid_ids, cfg.bptt)
+        if on_epoch is not None:
+            on_epoch(model, ep)
+        if v < best:
+            best, best_state, h["best_epoch"] = v, copy.deepcopy(model.state_dict()), ep
+        else:
+            lr /= cfg.anneal
+        h["epoch"].append(ep)
+        h["val_loss"].append(v)
+        h["lr"].append(lr)
+        if verbose:
+            print(f"{cfg.cell} epoch {ep}: val ppl {np.exp(v):.2f} lr {lr:g}", flush=True)
+    model.load_state_dict(best_state)
+    return h
+
+
+def perplexity(loss: float) -> float:
+    """exp(mean cross entropy in nats)."""
+    return float(np.exp(loss))
+
+
+def synthetic_corpus(n: int = 7000) -> Corpus:
+    """A small deterministic corpus for tests (17 word types, a quadratic-residue pattern broken every
+    fifth word): train, valid, test = the first 5/7, the next 1/7 and the last 1/7 of ``n`` tokens."""
+    toks = [str((i * i) % 17 if i % 5 else i % 17) for i in range(n)]
+    vocab = wikitext.Vocab(toks)
+    ids = vocab.encode(toks)
+    a, b = 5 * n // 7, 6 * n // 7
+    return Corpus(vocab, ids[:a], ids[a:b], ids[b:])

@@ -1,0 +1,126 @@
+"""Fig. 3: language models trained with truncation length k, and the distance ‖W_k − W_ref‖₂ during training.
+
+Primary reading (eq. (3), sliding window): the prediction at every position uses only the k preceding
+inputs, from a zero state. A chunk of L target positions is fed as L windows of k embeddings each
+(``unfold``), one batched recurrent pass per window length; every model sees the same chunks in the same
+order from the same initialisation (same seed), with plain SGD, clipping, a constant step and no dropout
+(shared dropout masks are not possible across different graphs). ``k_ref`` (the paper's 65) stands in
+for the full model.
+
+Variant (TBPTT reading): the state is carried across windows of length k and detached
+(:func:`train_tbptt_sweep`); models with different k then take different numbers of steps per token,
+so distances are compared after the same number of training tokens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from rnnrepro.core import language_model as lm
+from rnnrepro.data import wikitext
+
+
+def windowed_logits(model: lm.WordLM, x_ext: torch.Tensor, k: int, L: int) -> torch.Tensor:
+    """Logits (L, B, V) of the last L positions of x_ext (≥ L + k − 1, B), each from the k inputs ending
+    there, starting from a zero state (no dropout)."""
+    if not 1 <= k or x_ext.shape[0] < L + k - 1:
+        raise ValueError(f"need 1 <= k and {L + k - 1} rows of context, got k={k}, {x_ext.shape[0]} rows")
+    e = model.enc(x_ext[x_ext.shape[0] - (L + k - 1):])                 # (L + k − 1, B, E)
+    B, E = e.shape[1], e.shape[2]
+    win = e.unfold(0, k, 1).permute(3, 0, 1, 2).reshape(k, L * B, E)    # (k, L·B, E)
+    out, _ = model.rnn(win)
+    return model.dec(out[-1]).view(L, B, -1)
+
+
+def sgd_step(model: lm.WordLM, loss: torch.Tensor, lr: float, clip: float) -> None:
+    """One plain SGD update with gradient-norm clipping."""
+    model.zero_grad()
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), clip)
+    with torch.no_grad():
+        for q in model.parameters():
+            q.add_(q.grad, alpha=-lr)
+
+
+def chunk_starts(n_rows: int, L: int, k_ref: int) -> list[int]:
+    """First target row of every chunk: each chunk needs k_ref − 1 rows of context before it and one
+    row after it (the targets)."""
+    return list(range(k_ref - 1, n_rows - L, L))
+
+
+def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
+                       updates: int, log_every: int, L: int = 65, device: str = "cpu") -> dict:
+    """Train one model per k in ``ks`` + [k_ref] in lockstep (sliding-window truncation), and a *twin*
+    of the reference (k_ref) whose initial W_hh differs in the last bit of every entry: its distance to
+    the reference is the float32 round-off floor amplified by training.
+
+    Returns dict(update (n_log,), dist (n_log, len(ks)) = ‖W_k − W_ref‖₂, floor (n_log,) = ‖W_twin −
+    W_ref‖₂, norm_ref (n_log,), loss (n_log, len(ks) + 2): training loss of the chunk just used, in the
+    order ks, k_ref, twin)."""
+    if cfg.dropout != 0:
+        raise ValueError("the k-sweep shares one randomness only without dropout: use dropout 0")
+    if max(ks) > k_ref:
+        raise ValueError(f"every k must be <= k_ref = {k_ref}, got {ks}")
+    kk = list(ks) + [k_ref, k_ref]
+    models = [lm.new_model(cfg, seed, device) for _ in kk]
+    with torch.no_grad():
+        W = models[-1].w_hh
+        W.copy_(torch.nextafter(W, torch.full_like(W, float("inf"))))
+    data = wikitext.batchify(ids, cfg.batch).to(device)
+    starts = chunk_starts(data.shape[0], L, k_ref)
+    out = {"update": [], "dist": [], "floor": [], "norm_ref": [], "loss": []}
+
+    def log(u, losses):
+        W_ref = models[-2].w_hh.detach().double()
+        out["update"].append(u)
+        out["dist"].append([lm.spectral_norm(m.w_hh.detach().double() - W_ref) for m in models[:-2]])
+        out["floor"].append(lm.spectral_norm(models[-1].w_hh.detach().double() - W_ref))
+        out["norm_ref"].append(lm.spectral_norm(W_ref))
+        out["loss"].append(losses)
+
+    log(0, [float("nan")] * len(models))
+    for u in range(1, updates + 1):
+        i = starts[(u - 1) % len(starts)]
+        x_ext, y = data[i - (k_ref - 1):i + L], data[i + 1:i + L + 1]
+        losses = []
+        for k, m in zip(kk, models):
+            loss = F.cross_entropy(windowed_logits(m, x_ext, k, L).reshape(-1, cfg.vocab), y.reshape(-1))
+            sgd_step(m, loss, cfg.lr, cfg.clip)
+            losses.append(float(loss.detach()))
+        if u % log_every == 0 or u == updates:
+            log(u, losses)
+    return {key: np.asarray(v, dtype=np.float64) for key, v in out.items()}
+
+
+def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
+                      tokens: int, n_logs: int, device: str = "cpu") -> dict:
+    """TBPTT reading: one model per k (bptt = k, state carried and detached), each trained on the same
+    first ``tokens`` tokens of the stream (batchified); W_hh recorded at n_logs + 1 evenly spaced row
+    counts. Returns dict(rows (n_logs + 1,), dist (n_logs + 1, len(ks)) = ‖W_k − W_ref‖₂, norm_ref)."""
+    if cfg.dropout != 0:
+        raise ValueError("use dropout 0")
+    data = wikitext.batchify(ids, cfg.batch).to(device)
+    rows = min(tokens // cfg.batch, data.shape[0] - 1)
+    marks = np.linspace(0, rows, n_logs + 1).astype(int)
+    snaps = []
+    for k in list(ks) + [k_ref]:
+        m = lm.new_model(cfg, seed, device)
+        Ws, state, r, nxt = [m.w_hh.detach().double().cpu().clone()], None, 0, 1
+        while r < rows:
+            Lk = min(k, rows - r)
+            x, y = data[r:r + Lk], data[r + 1:r + 1 + Lk]
+            state = lm._detach(state)
+            logits, state = m(x, state)
+            sgd_step(m, F.cross_entropy(logits.reshape(-1, cfg.vocab), y.reshape(-1)), cfg.lr, cfg.clip)
+            r += Lk
+            while nxt <= n_logs and r >= marks[nxt]:
+                Ws.append(m.w_hh.detach().double().cpu().clone())
+                nxt += 1
+        snaps.append(torch.stack(Ws))
+    ref = snaps[-1]
+    dist = np.array([[lm.spectral_norm(s[j] - ref[j]) for s in snaps[:-1]] for j in range(n_logs + 1)])
+    return {"rows": marks.astype(np.float64), "dist": dist,
+            "norm_ref": np.array([lm.spectral_norm(W) for W in ref])}

@@ -1,0 +1,59 @@
+import numpy as np
+import pytest
+
+from rnnrepro.miller import lm_experiments as lx
+
+
+def test_sizes_are_the_papers_in_full():
+    f = lx.SIZES["full"]
+    assert (f["wt2"].emb, f["wt2"].hidden, f["wt2"].epochs, f["wt2"].dropout, f["wt2"].lr) == (1024, 256, 40, 0.25, 2.0)
+    assert f["fig2_rnn"].hidden == f["fig2_lstm"].hidden == 1500 and f["fig2_rnn"].dropout == 0.65
+    assert f["fig2_rnn"].bptt == 65 and f["fig3_L"] == 65
+    assert lx.KS == [5, 10, 15, 25, 35, 50, 64] and lx.K_REF == 65
+    assert all(c.dropout == 0 for c in (lx.SIZES["small"]["fig3_rnn"], lx.SIZES["small"]["fig3_lstm"]))
+
+
+def test_relative_gap_and_max_relative_difference():
+    assert np.allclose(lx.relative_gap(np.log([143.5]), np.log([146.7])), [143.5 / 146.7 - 1])
+    assert lx.max_relative_difference([1.0, 2.2], [1.0, 2.0]) == pytest.approx(0.1)
+    with pytest.raises(ValueError):
+        lx.max_relative_difference([1.0], [1.0, 2.0])
+
+
+def _corpus():
+    from rnnrepro.core import language_model as lm
+    return lm.synthetic_corpus()
+
+
+def test_run_wt2_and_its_replay_agree():
+    c = _corpus()
+    r = lx.run_wt2("small", [0], [0], c)
+    assert r["test_loss"].shape == (1, 2) and r["control_test_loss"].shape == (1,)
+    assert r["norm"][0, 1].max() <= 1 + 1e-5 and r["norm"][0, 0].max() > 1
+    rep = lx.replay_wt2(c, 0, 3)
+    assert np.allclose(rep["train_loss"], r["train_loss"][0, :, :3], rtol=1e-6)
+    assert np.allclose(rep["norm"], r["norm"][0, :, :3], rtol=1e-6)
+
+
+def test_run_fig2_and_its_replay_agree():
+    c = _corpus()
+    r = lx.run_fig2("small", 0, c)
+    E = lx.SIZES["small"]["fig2_rnn"].epochs
+    assert r["profile_rnn"].shape == (E + 1, 51) and r["control_profile"].shape == (51,)
+    rep = lx.replay_fig2(c, 0, 2)
+    assert np.allclose(rep["profile_lstm"], r["profile_lstm"][0], rtol=1e-6)
+    assert np.allclose(rep["train_loss_rnn"], r["train_loss_rnn"][:2], rtol=1e-6)
+
+
+def test_run_fig3_shapes():
+    r = lx.run_fig3("small", 0, _corpus(), updates=2, cells=("rnn",), tbptt=False)
+    assert r["dist_rnn"].shape[1] == len(lx.KS) and r["update_rnn"].tolist() == [0, 2]
+
+
+def test_paired_t_and_seed_noise():
+    assert lx.paired_t([-1.0, -3.0]) == pytest.approx(-2.0 / (np.sqrt(2) / np.sqrt(2)))
+    assert lx.paired_t([1.0, 1.0]) == np.inf
+    with pytest.raises(ValueError):
+        lx.paired_t([1.0])
+    g = lx.seed_noise_gaps(np.log([100.0, 110.0, 100.0]))
+    assert np.allclose(g, [0.1, 100 / 110 - 1, 0.0])
