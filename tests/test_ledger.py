@@ -171,3 +171,16 @@ def test_table_cells_keep_inline_math_whole(ledger):
                  status="partial", paper="$x_{[1]}$ vs [y]", no_control="identity")
     md = ledger.table_markdown()
     assert "slope of \\[gap\\] within $O(L_f^{2N})$" in md and "| $x_{[1]}$ vs \\[y\\] |" in md
+
+
+def test_table_math_with_norms_and_brackets_renders_whole():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    from rnnrepro.book.ledger import _literal
+
+    cell = _literal(r"norm $\|x_{[1]}\|$ of [y] | and $a_{[2]} < 1$ after <eos>")
+    html = MarkdownIt("commonmark").enable("table").use(dollarmath_plugin).render(
+        f"| a | b |\n|---|---|\n| {cell} | z |\n")
+    assert r'<span class="math inline">\|x_{[1]}\|</span> of [y] | and' in html
+    assert '<span class="math inline">a_{[2]} &lt; 1</span> after &lt;eos&gt;</td>' in html and "<td>z</td>" in html

@@ -356,9 +356,12 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True)
 
 def _literal(text: str) -> str:
     """Text for a markdown table cell, shown as written: brackets that would make a link escaped
-    (``[gap](60)``), pipes escaped, lines joined; ``$…$`` segments are left whole, as inline math."""
-    parts = re.split(r"(\$[^$\n|]+\$)", str(text).replace("\n", " "))
-    return "".join(part if i % 2 else part.replace("[", "\\[").replace("]", "\\]").replace("|", "\\|")
+    (``[gap](60)``), pipes escaped, ``<`` as an entity (``<eos>`` is a token, not a tag), lines joined. ``$…$`` segments are inline math, kept whole; a norm
+    ``\\|x\\|`` in them is escaped once more, since the table splitter takes one backslash of ``\\|``
+    (a bare ``|`` cannot stand in math in a table: write ``\\lvert x \\rvert``)."""
+    parts = re.split(r"(\$(?:[^$\n|\\]|\\.)+\$)", str(text).replace("\n", " "))
+    return "".join(part.replace("\\|", "\\\\|") if i % 2 else
+                   part.replace("[", "\\[").replace("]", "\\]").replace("|", "\\|").replace("<", "&lt;")
                    for i, part in enumerate(parts))
 
 
