@@ -59,3 +59,14 @@ def test_tbptt_sweep_shapes_and_reference_distance():
     assert r["dist"].shape == (3, 2) and r["rows"].tolist() == [0, 50, 100]
     assert np.all(r["dist"][0] == 0) and r["dist"][-1, 1] == 0.0   # k = k_ref is the reference itself
     assert r["dist"][-1, 0] > 0
+
+
+def test_sweep_statistics_reads_order_growth_and_the_floor():
+    upd = np.array([0, 10, 50, 100, 200])
+    d = np.array([[0, 0, 0, 0], [4, 2, 1, .5], [4, 2, 1, .5], [8, 4, 2, 1], [16, 8, 4, 1e-9]], float)
+    fl = np.array([0, 1e-3, 1e-3, 1e-3, 1e-3])
+    s = tt.sweep_statistics(d, fl, upd)
+    assert s["above"] == 3 and s["order"] == 0.5 and s["growth"] == 2.0 and s["plateau"] == 1.0
+    assert s["chaos"] == pytest.approx(1e-3 / 4) and s["chaos_early"] == pytest.approx(1e-3 / 1)
+    d[-1] = [16, 32, 4, 1e-9]                                    # not decreasing in k
+    assert tt.sweep_statistics(d, fl, upd)["order"] == 2.0

@@ -124,3 +124,30 @@ def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Te
     dist = np.array([[lm.spectral_norm(s[j] - ref[j]) for s in snaps[:-1]] for j in range(n_logs + 1)])
     return {"rows": marks.astype(np.float64), "dist": dist,
             "norm_ref": np.array([lm.spectral_norm(W) for W in ref])}
+
+
+#: Distances within this factor of the round-off floor are not interpreted.
+FLOOR_FACTOR = 10.0
+
+
+def sweep_statistics(dist: np.ndarray, floor: np.ndarray, update: np.ndarray) -> dict:
+    """What the chapter reads off one sliding-window sweep: dist (n_log, len(ks)) = ‖W_k − W_ref‖₂,
+    floor (n_log,) = the reference against its last-bit twin, update (n_log,), ks ascending.
+
+    Returns: above (how many k end above FLOOR_FACTOR × floor); order (largest ratio of consecutive
+    final distances over those k: ≤ 1 when the distance decreases with k; nan with fewer than two);
+    growth (median d(end)/d(half-way) over k above the floor at both); plateau (median d(50)/d(10) over
+    k above the floor at update 10; nan when none is);
+    chaos and chaos_early (the floor against the largest distance for k from the third on, at the
+    end and at update 10)."""
+    d, fl, upd = np.asarray(dist), np.asarray(floor), np.asarray(update)
+    i10, i50, mid = (int(np.searchsorted(upd, u)) for u in (10, 50, upd[-1] / 2))
+    ok = d[-1] >= FLOOR_FACTOR * fl[-1]
+    dd = d[-1][ok]
+    okm = ok & (d[mid] >= FLOOR_FACTOR * fl[mid])
+    ok10 = d[i10] >= FLOOR_FACTOR * fl[i10]
+    return dict(above=int(ok.sum()),
+                order=float((dd[1:] / dd[:-1]).max()) if ok.sum() >= 2 else float("nan"),
+                growth=float(np.median(d[-1][okm] / d[mid][okm])) if okm.any() else float("nan"),
+                plateau=float(np.median(d[i50][ok10] / d[i10][ok10])) if ok10.any() else float("nan"),
+                chaos=float(fl[-1] / d[-1][2:].max()), chaos_early=float(fl[i10] / d[i10][2:].max()))

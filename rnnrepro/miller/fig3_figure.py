@@ -1,0 +1,31 @@
+"""Paper Fig. 3 as the chapter draws it: ‖W_k − W_65‖₂ during training, three panels."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from rnnrepro.book.plotting import new_figure
+
+_TINY = 1e-12   # distances of exactly 0 (the first log) drawn at the bottom of the log axis
+
+
+def fig3_panels(f3: dict, ks, batch: int):
+    """Sliding-window sweeps of the tanh RNN and the LSTM (each k, and the round-off floor dotted), and the
+    TBPTT variant against training words. ``f3``: the arrays of a shipped ``fig3`` artefact (dist_<cell>
+    (n_log, len(ks)), floor_<cell> and update_<cell> (n_log,), tbptt_dist, tbptt_rows); ``batch``: the
+    sequences per update (training words = rows × batch)."""
+    fig, axes = new_figure(3, height=3.0)
+    colours = [plt.cm.plasma(j / len(ks)) for j in range(len(ks))]
+    for ax, c, name in ((axes[0], "rnn", "tanh RNN, sliding window"), (axes[1], "lstm", "LSTM, sliding window")):
+        upd = f3[f"update_{c}"][1:]
+        for j, k in enumerate(ks):
+            ax.semilogy(upd, np.maximum(f3[f"dist_{c}"][1:, j], _TINY), color=colours[j], label=f"k = {k}")
+        ax.semilogy(upd, np.maximum(f3[f"floor_{c}"][1:], _TINY), "k:", label="floor")
+        ax.set(xlabel="update", ylabel=r"$\|W_k - W_{65}\|_2$", title=name)
+    axes[0].legend(fontsize=6, ncol=2)
+    words = f3["tbptt_rows"][1:] * batch
+    for j in range(len(ks)):
+        axes[2].semilogy(words, np.maximum(f3["tbptt_dist"][1:, j], _TINY), color=colours[j])
+    axes[2].set(xlabel="training words", ylabel=r"$\|W_k - W_{65}\|_2$", title="tanh RNN, truncated BPTT")
+    return fig
