@@ -25,3 +25,14 @@ def test_no_line_before_a_page_is_read():
     time.sleep(0.06)
     beat.stop()
     assert said == []
+
+
+def test_a_page_just_begun_is_not_reported():
+    said = []
+    beat = Heartbeat(said.append, every=0.2)
+    beat.reading("book/intro")            # starts the ticks: 0.2 s, 0.4 s, ...
+    time.sleep(0.15)
+    beat.reading("book/chapters/li")
+    time.sleep(0.1)                       # the tick at 0.2 s finds li 0.05 s old: no line
+    beat.stop()
+    assert said == []

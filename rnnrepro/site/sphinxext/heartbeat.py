@@ -35,7 +35,7 @@ class Heartbeat:
         while not self._stop.wait(self.every):
             with self._lock:
                 page, since = self.page, self.since
-            if page is not None:
+            if page is not None and time.monotonic() - since >= self.every / 2:   # not a page just begun
                 self.say(f"still reading {page}: {time.monotonic() - since:.0f} s")
 
 
