@@ -7,9 +7,9 @@ the learning rate divided by ``anneal`` whenever the validation loss does not im
 across BPTT windows and detached, the best-validation weights kept. ``train`` takes an optional hook
 called after every update (e.g. :func:`spectral_projection`, the projection of W_hh onto a spectral ball).
 
-Data: :func:`corpus` applies the split substitution of the ribeiro chapter (the official training split
-is absent where the book is built): train on the official *test* split, validate on the first half of
-the official *valid* split and test on its second half. Perplexities are not comparable with the
+Data: :func:`corpus` trains on the official *test* split, as the ribeiro chapter does (the official
+training split is absent where the book is built), and validates on the first half of the official
+*valid* split and tests on its second half (ribeiro validates on the first 40,000 tokens of valid). Perplexities are not comparable with the
 literature's.
 """
 
