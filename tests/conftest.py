@@ -1,4 +1,4 @@
-"""Shared test settings: float64 and one thread, as the book runs."""
+"""Shared test settings: float64 and one thread, as the book runs; a line when each chapter run starts and ends."""
 
 import pytest
 import torch
@@ -11,7 +11,6 @@ def _float64_one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_default_dtype(dtype)
-
 
 
 _CHAPTER_TESTS = ("tests/test_chapters.py::", "tests/test_portability.py::")
