@@ -8,8 +8,9 @@ across BPTT windows and detached, the best-validation weights kept. ``train`` ta
 called after every update (e.g. :func:`spectral_projection`, the projection of W_hh onto a spectral ball).
 
 Data: :func:`corpus` trains on the official *test* split, as the ribeiro chapter does (the official
-training split is absent where the book is built), and validates on the first half of the official
-*valid* split and tests on its second half (ribeiro validates on the first 40,000 tokens of valid). Perplexities are not comparable with the
+training split is absent where the book is built), validates on the first half of the official *valid*
+split and tests on its second half (ribeiro validates on the first 40,000 tokens of valid).
+Perplexities are not comparable with the
 literature's.
 """
 
