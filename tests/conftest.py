@@ -39,3 +39,18 @@ def _say(text: str) -> None:
     if reporter is not None:
         reporter.ensure_newline()
         reporter.write_line(f"[{time.strftime('%H:%M:%S')}] {text}")
+
+
+_OPT_IN = ("full", "sensitivity")   # markers whose tests run only when -m names them
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``full`` or ``sensitivity`` take hours: they run only when ``-m`` asks for them."""
+    expr = config.getoption("-m") or ""
+    for marker in _OPT_IN:
+        if marker in expr and f"not {marker}" not in expr:
+            continue
+        skip = pytest.mark.skip(reason=f"opt-in: run with -m {marker}")
+        for item in items:
+            if marker in item.keywords:
+                item.add_marker(skip)

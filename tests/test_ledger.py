@@ -121,7 +121,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert data["claims"][2]["status"] == VERIFIED
     assert data["values"] == {"demo.eq1.n": 5}
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
-    assert "2 paper claims (1 reproduced, 1 erratum); 1 integrity checks" in repr(table)
+    assert "2 paper claims (1 reproduced, 1 erratum); 0 findings of ours; 1 integrity checks" in repr(table)
     md = table._repr_markdown_()
     assert ('| <a id="demo.eq1.value" href="#demo.eq1.value"><code>eq1.<wbr>value</code></a> | **Eq. 1.** v<br>'
             '<span class="claim-meta">criterion = 1 ± 0.1 · control: none: identity</span> | 1.02 | 1.00 | reproduced |'
@@ -129,7 +129,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert "control: 4 (the printed sign) fails it</span>" in md and ":::{div} rnnrepro-claims" in md
     assert "**Cite this chapter.**" in md and "`fast` profile" in md
     assert md.index("**Paper claims** (2)") < md.index("**Integrity checks** (1)")
-    assert counts_line(data) == "1 reproduced, 1 erratum; 1 integrity checks"
+    assert counts_line(data) == "1 reproduced, 1 erratum; 0 findings of ours; 1 integrity checks"
 
 
 def test_summary_is_deterministic(ledger):
@@ -184,3 +184,33 @@ def test_table_math_with_norms_and_brackets_renders_whole():
         f"| a | b |\n|---|---|\n| {cell} | z |\n")
     assert r'<span class="math inline">\|x_{[1]}\|</span> of [y] | and' in html
     assert '<span class="math inline">a_{[2]} &lt; 1</span> after &lt;eos&gt;</td>' in html and "<td>z</td>" in html
+
+
+def test_findings_are_a_third_kind_outside_the_counts(tmp_path):
+    from rnnrepro.book.criteria import AtMost
+    from rnnrepro.book.ledger import OBSERVED, Ledger
+    from rnnrepro.book.profiles import Chapter
+
+    chapter = Chapter(key="demo", title="Demo", paper="P", notebook="book/chapters/demo.md")
+    ledger = Ledger(chapter, chapter.resolve("fast"), publish=lambda *a: None, out=tmp_path)
+    ledger.finding("demo.eq1.tight", "The bound is attained within 10 %.", ref="Eq. 1", measured=1.05,
+                   criterion=AtMost(1.1), no_control="tightness of a bound")
+    assert ledger.claims[0].kind == "finding" and ledger.claims[0].status == OBSERVED
+    assert sum(ledger.counts().values()) == 0 and ledger.n_findings() == 1
+    assert "**Our own findings** (1)" in ledger.table_markdown()
+
+
+def test_sensitivity_runs_collect_failures(tmp_path, monkeypatch):
+    from rnnrepro.book.criteria import AtMost
+    from rnnrepro.book.ledger import PERTURB_ENV, ClaimFailed, Ledger
+    from rnnrepro.book.profiles import Chapter
+
+    monkeypatch.setenv(PERTURB_ENV, "x.y:f*1.1")
+    chapter = Chapter(key="demo", title="Demo", paper="P", notebook="book/chapters/demo.md")
+    ledger = Ledger(chapter, chapter.resolve("fast"), publish=lambda *a: None, out=tmp_path)
+    ledger.claim("demo.eq1.a", "a", ref="Eq. 1", measured=2.0, criterion=AtMost(1.0), status="reproduced",
+                 no_control="test")
+    ledger.check("demo.eq1.b", "b", measured=2.0, criterion=AtMost(1.0), no_control="test")
+    assert [f[:2] for f in ledger.failures] == [("paper", "demo.eq1.a"), ("integrity", "demo.eq1.b")]
+    with pytest.raises(ClaimFailed, match="2 rows failed in a sensitivity run"):
+        ledger.finish()

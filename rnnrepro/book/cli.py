@@ -140,10 +140,34 @@ def _cmd_fetch_data(args) -> int:
     return 0
 
 
+def _cmd_sensitivity(args) -> int:
+    from rnnrepro.book.sensitivity import FACTORS, resolve, sensitivity_run
+
+    chapter = get_chapter(args.chapter)
+    helpers = args.helper or list(chapter.helpers)
+    if not helpers:
+        raise ConfigError(f"chapter {chapter.key} lists no numerical helpers (Chapter.helpers); name one with --helper")
+    for helper in helpers:
+        resolve(helper)
+    factors = args.factor or list(FACTORS)
+    out = Path(args.out) / chapter.key
+    results, missed = [], 0
+    for helper in helpers:
+        for factor in factors:
+            result = sensitivity_run(chapter.key, helper, factor, out=out / f"{helper.replace(':', '.')}-{factor:g}")
+            print(result.line(), flush=True)
+            results.append(vars(result))
+            missed += not result.detected
+    (out / "sensitivity.json").write_text(json.dumps(results, indent=1) + "\n")
+    print(f"{chapter.key}: {len(results) - missed} of {len(results)} perturbations fail a paper claim "
+          f"(details: {out / 'sensitivity.json'})")
+    return 1 if missed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,fetch-data}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,sensitivity,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -160,6 +184,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, e.g. ribeiro.fig1.band_upper_edge")
     p_cite.add_argument("--format", default="bibtex", help="bibtex (default) or text")
     p_cite.set_defaults(func=_cmd_cite)
+    p_sens = sub.add_parser("sensitivity", help="perturb each numerical helper of a chapter by 10 %% and check "
+                                                 "that a paper claim fails (slow: one chapter run per helper)")
+    p_sens.add_argument("chapter", help="chapter key (see `list`)")
+    p_sens.add_argument("--helper", action="append", help="package.module:function (default: the chapter's helpers)")
+    p_sens.add_argument("--factor", type=float, action="append", help="scale factor (default: 0.9 and 1.1)")
+    p_sens.add_argument("--out", default=str(REPO / "_build" / "sensitivity"), help="output folder")
+    p_sens.set_defaults(func=_cmd_sensitivity)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
     p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")

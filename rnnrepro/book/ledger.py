@@ -5,7 +5,10 @@ raises :class:`ClaimFailed`; a negative control that *passes* the criterion rais
 :class:`ControlPassed` (the check could not have failed). A row without a control names why
 (``no_control``). Two kinds of rows: *paper claims* (:meth:`Ledger.claim`, statuses
 :data:`STATUSES`, the headline counts) and *integrity checks* (:meth:`Ledger.check`: a shipped
-artefact re-verified, an autograd identity, an exact replay; status ``verified``). Each measured
+artefact re-verified, an autograd identity, an exact replay; status ``verified``) and *our own
+findings* (:meth:`Ledger.finding`: refinements the paper does not state, companion controls,
+tightness of a bound the paper states only as ≤, dataset facts; status ``observed``). Only paper
+claims make the headline counts. Each measured
 value is glued under the claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json`` and shows the
 claims table. See CONTRIBUTING.md for the notebook-side contract.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import os
 import platform
 import re
 import time
@@ -33,8 +37,11 @@ from rnnrepro.book.plotting import unlabelled_axes
 from rnnrepro.book.profiles import Chapter, as_dict
 
 STATUSES = ("reproduced", "partial", "not reproduced", "erratum")
-KINDS = ("paper", "integrity")
+KINDS = ("paper", "finding", "integrity")
+KIND_TITLES = {"paper": "Paper claims", "finding": "Our own findings", "integrity": "Integrity checks"}
 VERIFIED = "verified"     # the status of every integrity check that holds
+OBSERVED = "observed"     # the status of every finding of ours that holds
+PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensitivity); failures are collected
 SCHEMA_VERSION = 2
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
 _PACKAGES = ("rnnrepro", "torch", "numpy", "scipy", "matplotlib", "jupyter-book", "myst-nb", "papermill")
@@ -116,6 +123,7 @@ class Ledger:
         self.values: dict[str, Any] = {}
         self.figures: dict[str, dict] = {}
         self.sections: dict[str, float] = {}
+        self.failures: list[tuple[str, str, str]] = []   # (kind, id, message), sensitivity runs only
         self._publish = publish
         self._out = out
         self._section = ""
@@ -163,6 +171,19 @@ class Ledger:
                             status=VERIFIED, paper=None, control=control, control_note=control_note,
                             no_control=no_control, fmt=fmt)
 
+    def finding(self, id: str, statement: str, *, ref: str, measured: Any, criterion, paper: Any = None,
+                control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g") -> Claim:
+        """Check and record a finding of ours (status ``observed``): not a statement of the paper.
+
+        For refinements the paper does not state, companion controls, the tightness of a bound the
+        paper states only as ≤, facts about a dataset, sensitivity findings. ``ref`` names the paper
+        item it belongs to; ``paper`` may give the paper's related value. Same arguments and errors
+        as :meth:`claim`; findings are shown apart and kept out of the headline counts.
+        """
+        return self._record("finding", id, statement, ref=ref, measured=measured, criterion=criterion,
+                            status=OBSERVED, paper=paper, control=control, control_note=control_note,
+                            no_control=no_control, fmt=fmt)
+
     def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
                 paper: Any, control: Any, control_note: str, no_control: str, fmt: str) -> Claim:
         self._check_id(id)
@@ -189,7 +210,13 @@ class Ledger:
         return claim
 
     def _fail(self, error: AssertionError) -> None:
-        """Record the failure in ``<out>/<key>.failed.txt`` (read by ``list`` and CI), then raise it."""
+        """Record the failure in ``<out>/<key>.failed.txt`` (read by ``list`` and CI), then raise it.
+
+        In a sensitivity run (``$RNNREPRO_PERTURB`` set) the failure is only collected
+        (:attr:`failures`), so that one run tells which rows a perturbed helper breaks."""
+        if os.environ.get(PERTURB_ENV):
+            self.failures.append((self.claims[-1].kind, self.claims[-1].id, str(error)))
+            return
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
         (self.out / f"{self.chapter.key}.failed.txt").write_text(
             f"{stamp} {self.params.profile}: {type(error).__name__}: {error}\n")
@@ -239,12 +266,16 @@ class Ledger:
         """Number of integrity checks."""
         return sum(c.kind == "integrity" for c in self.claims)
 
+    def n_findings(self) -> int:
+        """Number of findings of ours."""
+        return sum(c.kind == "finding" for c in self.claims)
+
     def summary(self) -> str:
         """Deterministic text summary: one line per claim (no timings, no paths)."""
         counts = ", ".join(f"{n} {s}" for s, n in self.counts().items() if n)
         n_paper = sum(self.counts().values())
         lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims ({counts}); "
-                 f"{self.n_checks()} integrity checks"]
+                 f"{self.n_findings()} findings of ours; {self.n_checks()} integrity checks"]
         lines += [f"  {c.id}: {c.status}; measured {c.shown(c.measured)} ({c.criterion})" for c in self.claims]
         return "\n".join(lines)
 
@@ -270,7 +301,9 @@ class Ledger:
                             "cpu": cpu_info(), "packages": _versions()},
             "wall_time_s": {"total": time.perf_counter() - self._t0, "sections": dict(self.sections)},
             "counts": self.counts(),
+            "findings": self.n_findings(),
             "integrity_checks": self.n_checks(),
+            "failures": [list(f) for f in self.failures],
             "claims": [_jsonable(asdict(c)) for c in self.claims],
             "values": _jsonable(self.values),
             "figures": self.figures,
@@ -290,6 +323,9 @@ class Ledger:
         (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
+        if self.failures:
+            raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
+                              + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
         return ClaimsTable(markdown, self.summary())
 
@@ -332,7 +368,7 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True)
     in small print beneath; the paper's value; ours; the status.
     """
     parts = []
-    for kind, title in zip(KINDS, ("Paper claims", "Integrity checks")):
+    for kind, title in KIND_TITLES.items():
         rows = [c for c in claims if c.get("kind", "paper") == kind]
         if not rows:
             continue
@@ -366,9 +402,11 @@ def _literal(text: str) -> str:
 
 
 def counts_line(ledger: dict) -> str:
-    """``"54 reproduced, 1 partial; 6 integrity checks"`` for a ledger JSON (see :meth:`Ledger.to_json`)."""
+    """``"54 reproduced, 1 partial; 3 findings of ours; 6 integrity checks"`` for a ledger JSON
+    (see :meth:`Ledger.to_json`)."""
     counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n) or "no paper claims"
-    return f"{counts}; {ledger.get('integrity_checks', 0)} integrity checks"
+    return (f"{counts}; {ledger.get('findings', 0)} findings of ours; "
+            f"{ledger.get('integrity_checks', 0)} integrity checks")
 
 
 def _versions() -> dict[str, str]:

@@ -83,8 +83,10 @@ class Param:
 
 @dataclass(frozen=True)
 class Chapter:
-    """A chapter of the book: its key, title, paper, notebook path, parameters, and the bibliography
-    keys (``book/references.bib``) of the paper(s) it replicates."""
+    """A chapter of the book: its key, title, paper, notebook path, parameters, the bibliography
+    keys (``book/references.bib``) of the paper(s) it replicates, and the numerical helpers its
+    claims rest on (``"package.module:function"``; each perturbed by 10 % must fail a paper claim:
+    :mod:`rnnrepro.book.sensitivity`)."""
 
     key: str
     title: str
@@ -92,6 +94,7 @@ class Chapter:
     notebook: str
     params: tuple[Param, ...] = field(default_factory=tuple)
     cites: tuple[str, ...] = ()
+    helpers: tuple[str, ...] = ()
 
     def __post_init__(self):
         names = [p.name for p in self.params]

@@ -13,6 +13,7 @@ from rnnrepro.book.determinism import seed_everything
 from rnnrepro.book.ledger import Ledger
 from rnnrepro.book.plotting import use_book_style
 from rnnrepro.book.profiles import Chapter
+from rnnrepro.book.sensitivity import apply_from_env
 
 
 @dataclass
@@ -34,6 +35,7 @@ def start(key: str, profile: str = "fast", overrides: Mapping[str, Any] | None =
     """
     chapter = get_chapter(key)
     p = chapter.resolve(profile, overrides)
+    apply_from_env()   # a sensitivity run: one numerical helper perturbed (rnnrepro.book.sensitivity)
     seed = getattr(p, "seed", 0)
     rng = seed_everything(seed, float64=float64)
     use_book_style()
