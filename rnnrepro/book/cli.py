@@ -140,6 +140,16 @@ def _cmd_fetch_data(args) -> int:
     return 0
 
 
+def _cmd_ship_full(args) -> int:
+    from rnnrepro.book.full import full_dir, ship_full
+
+    chapter = get_chapter(args.chapter)
+    manifest = ship_full(chapter.key, lower_isa=args.lower_isa)
+    walls = ", ".join(f"{name} {run['wall_time_s']:.0f} s" for name, run in manifest["runs"].items())
+    print(f"{chapter.key}: full passed ({walls}); shipped to {full_dir(chapter.key)}")
+    return 0
+
+
 def _cmd_sensitivity(args) -> int:
     from rnnrepro.book.sensitivity import FACTORS, resolve, sensitivity_run
 
@@ -167,7 +177,7 @@ def _cmd_sensitivity(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,sensitivity,fetch-data}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,sensitivity,ship-full,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -191,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_sens.add_argument("--factor", type=float, action="append", help="scale factor (default: 0.9 and 1.1)")
     p_sens.add_argument("--out", default=str(REPO / "_build" / "sensitivity"), help="output folder")
     p_sens.set_defaults(func=_cmd_sensitivity)
+    p_ship = sub.add_parser("ship-full", help="run a chapter's full profile and ship its ledger and figure data "
+                                              "to book/artifacts/<key>/full (slow)")
+    p_ship.add_argument("chapter", help="chapter key (see `list`)")
+    p_ship.add_argument("--lower-isa", action="store_true",
+                        help="also run full with torch's kernels forced one instruction set lower (both must pass)")
+    p_ship.set_defaults(func=_cmd_ship_full)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
     p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")

@@ -1,0 +1,61 @@
+"""Shipped full-profile results (rnnrepro.book.full) and the opt-in paper-scale runs (-m full)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rnnrepro.book import full, machine
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.errors import RnnreproError
+from rnnrepro.book.paths import REPO
+from rnnrepro.data import sha256_file
+
+
+def _ship_fake(folder, key="dynamics", source="x"):
+    folder.mkdir(parents=True)
+    ledger = {"chapter": key, "source_sha256": source, "claims": [{"id": f"{key}.a.b", "measured": 1.5}]}
+    (folder / f"{key}.ledger.json").write_text(json.dumps(ledger))
+    manifest = {"files": {f"{key}.ledger.json": sha256_file(folder / f"{key}.ledger.json")}}
+    (folder / full.MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_shipped_full_reads_checks_and_flags_stale(tmp_path, monkeypatch):
+    monkeypatch.setattr(full, "full_dir", lambda key: tmp_path / key / "full")
+    assert full.shipped_full("dynamics") is None
+    _ship_fake(tmp_path / "dynamics" / "full")
+    ledger = full.shipped_full("dynamics")
+    assert ledger["stale"] is True and ledger["manifest"]["files"]
+    assert full.full_claim("dynamics", "dynamics.a.b")["measured"] == 1.5
+    assert full.full_claim("dynamics", "dynamics.a.c") is None
+    (tmp_path / "dynamics" / "full" / "dynamics.ledger.json").write_text("{}")
+    with pytest.raises(RnnreproError, match="corrupted"):
+        full.shipped_full("dynamics")
+
+
+@pytest.mark.parametrize("key", sorted(all_chapters()))
+def test_every_shipped_full_result_is_intact(key):
+    ledger = full.shipped_full(key)   # raises when a shipped file differs from its sha256
+    if ledger is None:
+        pytest.skip(f"no full result shipped for {key}")
+    assert ledger["profile"] == "full" and ledger["chapter"] == key
+    assert ledger["manifest"]["runs"]["native"]["wall_time_s"] > 0
+
+
+@pytest.mark.chapter
+@pytest.mark.full
+@pytest.mark.parametrize("lower", [False, True], ids=["native", "lower_isa"])
+@pytest.mark.parametrize("key", sorted(all_chapters()))
+def test_full_profile_passes(key, lower, tmp_path):
+    env = dict(os.environ)
+    if lower:
+        try:
+            env.update(machine.lower_isa_env())
+        except ValueError as exc:
+            pytest.skip(str(exc))
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", key, "--profile", "full", "--out", str(tmp_path)],
+                         env=env, capture_output=True, text=True, cwd=REPO)
+    where = "lower ISA" if lower else "native"
+    assert res.returncode == 0, f"{key} full ({where}):\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
