@@ -88,6 +88,13 @@ def density(ms, betas, fixed_beta=2.0):
     return out
 
 
+def density_nonintegrable(ms, betas):
+    """The construction on ρ = (1+t)^{-1}, outside Thm 4.1's class (not integrable, so the functional is
+    unbounded), relative L¹ error on t ≤ 10^12 → errors (len(ms),) (running minimum over widths)."""
+    f = lambda t: 1.0 / (1.0 + t)
+    return A.uniform_errors(f, A.L1Metric(f), ms, betas)[0]
+
+
 def curse(omegas, ms, betas, eps_uniform, eps_free, free_omegas, x_mins):
     """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min."""
     ms = np.asarray(ms)
@@ -172,6 +179,13 @@ def fig1_targets(t, t0s, m_star, seed):
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
+def fig1_undelayed_targets(t, t0s):
+    """Undelayed contrast of Fig. 1: e^{-t/t0} for each t0, unit discrete L² norm → {f"exp_{t0:g}": ρ}."""
+    dt = t[1] - t[0]
+    out = {f"exp_{t0:g}": np.exp(-t / t0) for t0 in t0s}
+    return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
+
+
 def fig1_train(rhos, m, dt, steps, lr, seed, band, drop, min_frac):
     """GD on the closed-form loss for each target → {name: dict(loss, steps10, plateau)}."""
     out = {}
@@ -186,13 +200,13 @@ def fig1_train(rhos, m, dt, steps, lr, seed, band, drop, min_frac):
 # ------------------------------------------------------------------ Fig. 4
 
 
-def fig4_closed_form(mus, m, dt, horizon, seed, runs):
-    """Full-W linear RNN on the closed-form loss of the two-part target, for each optimiser in
-    ``runs`` = {name: (method, lr, max_steps)}; returns {name: {mu: loss curve}} (stop at L₀/2)."""
+def fig4_closed_form(mus, m, dt, horizon, seed, runs, *, target=T.two_part):
+    """Full-W linear RNN on the closed-form loss of ``target(mu)`` (default: the two-part target), for each
+    optimiser in ``runs`` = {name: (method, lr, max_steps)}; returns {name: {mu: loss curve}} (stop at L₀/2)."""
     out = {name: {} for name in runs}
     for mu in mus:
         n = int(round((mu + horizon) / dt))
-        rho = T.two_part(mu)(dt * np.arange(n))
+        rho = target(mu)(dt * np.arange(n))
         for name, (method, lr, steps) in runs.items():
             p0 = E.structured_init(m, np.random.default_rng(seed))
             L0 = E.kernel_loss_grad(p0, rho, dt)[0]
