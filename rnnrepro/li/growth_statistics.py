@@ -1,0 +1,88 @@
+"""Growth statistics of the plateau sweeps against the memory 1/ω: log-linear slopes and secant-slope
+ratios of the quantities at θ₀ (Lemma C.1, Props C.2–C.3) and of the escape times (Thm 5.1, Fig. 3),
+each with the same statistic of its contrast."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rnnrepro.core.fits import exp_vs_power, exponential_rate, power_law_through, secant_slope_ratio
+
+
+def _slope(x, y) -> float:
+    return exponential_rate(x, y).slope
+
+
+def plateau_point_statistics(mus, pp: dict, mus_lemma, d_gauss, d_cauchy, *, span: float = 6.0) -> dict:
+    """Reduce the sweep at θ₀ to the numbers Lemma C.1 and Props C.2–C.3 are checked on.
+
+    mus (n,) memories of ``pp`` (from :func:`rnnrepro.li.sweeps.plateau_point`: per target "bump"/"tail",
+    J (n,), grad (n,), eig (n, 4); eig_h0 (4,)); mus_lemma (k,) with the overlaps d_gauss, d_cauchy (k,).
+    Slopes are of log y per unit of 1/ω; shapes are secant-slope ratios over ``span``; the gradient is
+    fitted on 1/ω ≥ 6 and the small eigenvalue on 1/ω ≥ 10. Returns a dict of floats (keys ending in
+    ``_ctl``: the contrast: Cauchy template, or the undelayed exp-tail target, or H₀).
+    """
+    mus = np.asarray(mus, float)
+    big, late = mus >= 6, mus >= 10
+    grad, grad_t = pp["bump"]["grad"], pp["tail"]["grad"]
+    small, small_t = np.abs(pp["bump"]["eig"]).min(axis=1), np.abs(pp["tail"]["eig"]).min(axis=1)
+    top_h0 = np.sort(pp["eig_h0"])[-2:]
+    top_gap = lambda ev: float(np.abs(np.sort(ev)[-2:] - top_h0).max())
+    return dict(
+        overlap_slope=_slope(mus_lemma, d_gauss), overlap_slope_ctl=_slope(mus_lemma, d_cauchy),
+        overlap_r2=exponential_rate(mus_lemma, d_gauss).r2,
+        overlap_shape=secant_slope_ratio(mus_lemma, d_gauss, span),
+        overlap_shape_ctl=secant_slope_ratio(mus_lemma, d_cauchy, span),
+        loss_min=float(pp["bump"]["J"].min()),
+        grad_slope=_slope(mus[big], grad[big]), grad_slope_ctl=_slope(mus[big], grad_t[big]),
+        grad_r2=exponential_rate(mus[big], grad[big]).r2,
+        grad_shape=secant_slope_ratio(mus[big], grad[big], span),
+        grad_shape_ctl=secant_slope_ratio(mus[big], grad_t[big], span),
+        grad_last_slope=float(np.diff(np.log(grad[-2:]))[0] / np.diff(mus[-2:])[0]),
+        eig_slope=_slope(mus[late], small[late]), eig_slope_ctl=_slope(mus[late], small_t[late]),
+        eig_shape=secant_slope_ratio(mus[late], small[late], span),
+        eig_shape_ctl=secant_slope_ratio(mus[late], small_t[late], span),
+        top_gap=top_gap(pp["bump"]["eig"][-1]), top_gap_ctl=top_gap(pp["bump"]["eig"][0]),
+        saddle=float((pp["bump"]["eig"][late, 0] / pp["bump"]["eig"][late, -1]).max()),
+        saddle_ctl=float(pp["eig_h0"][0] / pp["eig_h0"][-1]),
+        h0_min=float(pp["eig_h0"][0]),
+    )
+
+
+def escape_statistics(mus, esc: dict, grad, *, w_f: float, mu_min: float = 8.0, span: float = 6.0,
+                      window: tuple[float, float] = (8.0, 20.0)) -> dict:
+    """Reduce the escape-time sweep to the numbers Thm 5.1 and Fig. 3 are checked on.
+
+    mus (n,) increasing memories; esc from :func:`rnnrepro.li.sweeps.escape_times` (tau, sep, control (n,));
+    grad (n,) ‖∇J(θ₀)‖; w_f the dead neuron's rate. Fits use 1/ω ≥ ``mu_min``; "top" is the last ``span``
+    units. Returns floats (``_ctl``: the power law through the fitted range's end points, or the undelayed
+    target's times, or the pre-asymptotic ``window``) and the arrays ``fit_mask``, ``power_law`` (fitted
+    range) and the fits ``fit_tau``, ``fit_sep`` (for the figure).
+    """
+    mus = np.asarray(mus, float)
+    fit = mus >= mu_min
+    mu_fit, tau_fit = mus[fit], esc["tau"][fit]
+    poly = power_law_through(mu_fit, mu_fit[0], tau_fit[0], mu_fit[-1], tau_fit[-1])
+    top = mu_fit >= mu_fit[-1] - span
+    win = (mus >= window[0]) & (mus <= window[1])
+    local = np.diff(np.log(esc["tau"])) / np.diff(mus)
+    return dict(
+        growth_shape=secant_slope_ratio(mu_fit, tau_fit, span), growth_shape_ctl=secant_slope_ratio(mu_fit, poly, span),
+        loglinear=exp_vs_power(mu_fit, tau_fit), loglinear_ctl=exp_vs_power(mu_fit, poly),
+        sep_shape=secant_slope_ratio(mu_fit, esc["sep"][fit], span),
+        sep_shape_ctl=secant_slope_ratio(mu_fit, esc["control"][fit], span),
+        rate_top=_slope(mu_fit[top], tau_fit[top]) / w_f, rate_window=_slope(mus[win], esc["tau"][win]) / w_f,
+        slope_window=_slope(mus[win], esc["tau"][win]), slope_top=_slope(mu_fit[top], tau_fit[top]),
+        tg2_slope_top=_slope(mu_fit[top], (esc["tau"] * np.asarray(grad) ** 2)[fit][top]),
+        local_first=float(local[np.nonzero(mus[1:] > mu_min)[0][0]]), local_last=float(local[-1]),
+        slope=exponential_rate(mu_fit, tau_fit).slope,
+        tau_min_fit=float(tau_fit[0]), tau_max=float(esc["tau"][-1]),
+        fit_mask=fit, power_law=poly, fit_tau=exponential_rate(mu_fit, tau_fit),
+        fit_sep=exponential_rate(mu_fit, esc["sep"][fit]),
+    )
+
+
+def leave_time(taus, curve, delta: float) -> float:
+    """First time on the grid ``taus`` (n,) at which the loss ``curve`` (n,) is below curve[0] − δ (inf if never)."""
+    below = np.asarray(curve) < curve[0] - delta
+    return float(taus[np.argmax(below)]) if below.any() else float("inf")

@@ -1,0 +1,64 @@
+"""rnnrepro.li.growth_statistics against closed forms: pure exponentials and power laws."""
+
+import math
+
+import numpy as np
+import pytest
+
+from rnnrepro.li import growth_statistics as G
+from rnnrepro.li import sweeps as S
+
+
+def _synthetic_pp(mus, rate):
+    """A sweep at θ₀ whose gradient and small eigenvalue are exactly e^{-rate·μ}; the contrast is flat."""
+    n = mus.size
+    eig = np.tile(np.array([-1.0, 0.5, 1.0, 2.0]), (n, 1))
+    eig[:, 0] = -np.exp(-rate * mus)
+    flat = np.tile(np.array([0.3, 0.5, 1.0, 2.0]), (n, 1))
+    flat[:, 0] += 1.0 / mus
+    return {"bump": dict(J=np.full(n, 2.0), grad=np.exp(-rate * mus), eig=eig),
+            "tail": dict(J=np.ones(n), grad=np.ones(n) + 0.1 / mus, eig=flat),
+            "eig_h0": np.array([0.0, 0.5, 1.0, 2.0])}
+
+
+def test_plateau_point_statistics_on_exact_exponentials():
+    mus = np.arange(2.0, 31.0, 2.0)
+    st = G.plateau_point_statistics(mus, _synthetic_pp(mus, 0.5), mus[2:], np.exp(-mus[2:]), mus[2:] ** -2.0)
+    assert st["grad_slope"] == pytest.approx(-0.5, abs=1e-12)
+    assert st["eig_slope"] == pytest.approx(-0.5, abs=1e-12)
+    assert st["overlap_slope"] == pytest.approx(-1.0, abs=1e-12)
+    assert st["overlap_shape"] == pytest.approx(1.0, abs=1e-12)
+    assert st["grad_last_slope"] == pytest.approx(-0.5, abs=1e-12)
+    # a power law x^-2 on [6, 30] with span 6: the secant ratio is log(30/24)/log(12/6), whatever the exponent
+    assert st["overlap_shape_ctl"] == pytest.approx(math.log(30 / 24) / math.log(12 / 6), rel=1e-12)
+    assert st["saddle"] < 0 and st["saddle_ctl"] == 0.0 and st["top_gap"] == 0.0
+
+
+def test_escape_statistics_rate_and_power_law_control():
+    mus = np.arange(4.0, 31.0, 1.0)
+    esc = dict(tau=np.exp(0.9 * mus), sep=np.exp(0.8 * mus), control=1.0 + mus)
+    et = G.escape_statistics(mus, esc, np.exp(-0.45 * mus), w_f=0.5)
+    assert et["rate_top"] == pytest.approx(1.8, rel=1e-12)
+    assert et["rate_window"] == pytest.approx(1.8, rel=1e-12)
+    assert et["growth_shape"] == pytest.approx(1.0, abs=1e-12)
+    assert et["growth_shape_ctl"] == pytest.approx(math.log(30 / 24) / math.log(14 / 8), rel=1e-12)
+    assert et["tg2_slope_top"] == pytest.approx(0.0, abs=1e-12)
+    assert et["tau_min_fit"] == pytest.approx(math.exp(7.2))
+    assert et["loglinear"] > 1 > et["loglinear_ctl"]
+
+
+def test_leave_time():
+    taus = np.array([0.1, 1.0, 10.0, 100.0])
+    assert G.leave_time(taus, np.array([1.0, 0.995, 0.98, 0.5]), 0.01) == 10.0
+    assert G.leave_time(taus, np.ones(4), 0.01) == math.inf
+
+
+def test_undelayed_targets_and_nonintegrable_control():
+    t = 0.1 * np.arange(200)
+    rhos = S.fig1_undelayed_targets(t, [6.0, 10.0])
+    assert set(rhos) == {"exp_6", "exp_10"}
+    for rho in rhos.values():
+        assert 0.1 * rho @ rho == pytest.approx(1.0)
+        assert np.all(np.diff(rho) < 0)
+    err = S.density_nonintegrable(np.array([2, 4, 8]), np.geomspace(1e-3, 2.0, 4))
+    assert np.all(np.diff(err) <= 0) and err[-1] > 0.5   # the tail beyond the slowest rate cannot be fitted
