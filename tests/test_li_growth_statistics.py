@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from rnnrepro.li import growth_statistics as G
-from rnnrepro.li import sweeps as S
 
 
 def _synthetic_pp(mus, rate):
@@ -52,13 +51,3 @@ def test_leave_time():
     assert G.leave_time(taus, np.array([1.0, 0.995, 0.98, 0.5]), 0.01) == 10.0
     assert G.leave_time(taus, np.ones(4), 0.01) == math.inf
 
-
-def test_undelayed_targets_and_nonintegrable_control():
-    t = 0.1 * np.arange(200)
-    rhos = S.fig1_undelayed_targets(t, [6.0, 10.0])
-    assert set(rhos) == {"exp_6", "exp_10"}
-    for rho in rhos.values():
-        assert 0.1 * rho @ rho == pytest.approx(1.0)
-        assert np.all(np.diff(rho) < 0)
-    err = S.density_nonintegrable(np.array([2, 4, 8]), np.geomspace(1e-3, 2.0, 4))
-    assert np.all(np.diff(err) <= 0) and err[-1] > 0.5   # the tail beyond the slowest rate cannot be fitted

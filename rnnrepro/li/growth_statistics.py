@@ -16,7 +16,7 @@ def _slope(x, y) -> float:
 def plateau_point_statistics(mus, pp: dict, mus_lemma, d_gauss, d_cauchy, *, span: float = 6.0) -> dict:
     """Reduce the sweep at θ₀ to the numbers Lemma C.1 and Props C.2–C.3 are checked on.
 
-    mus (n,) memories of ``pp`` (from :func:`rnnrepro.li.sweeps.plateau_point`: per target "bump"/"tail",
+    mus (n,) memories of ``pp`` (from :func:`rnnrepro.li.plateau_dynamics.plateau_point`: per target "bump"/"tail",
     J (n,), grad (n,), eig (n, 4); eig_h0 (4,)); mus_lemma (k,) with the overlaps d_gauss, d_cauchy (k,).
     Slopes are of log y per unit of 1/ω; shapes are secant-slope ratios over ``span``; the gradient is
     fitted on 1/ω ≥ 6 and the small eigenvalue on 1/ω ≥ 10. Returns a dict of floats (keys ending in
@@ -53,7 +53,7 @@ def escape_statistics(mus, esc: dict, grad, *, w_f: float, mu_min: float = 8.0, 
                       window: tuple[float, float] = (8.0, 20.0)) -> dict:
     """Reduce the escape-time sweep to the numbers Thm 5.1 and Fig. 3 are checked on.
 
-    mus (n,) increasing memories; esc from :func:`rnnrepro.li.sweeps.escape_times` (tau, sep, control (n,));
+    mus (n,) increasing memories; esc from :func:`rnnrepro.li.plateau_dynamics.escape_times` (tau, sep, control (n,));
     grad (n,) ‖∇J(θ₀)‖; w_f the dead neuron's rate. Fits use 1/ω ≥ ``mu_min``; "top" is the last ``span``
     units. Returns floats (``_ctl``: the power law through the fitted range's end points, or the undelayed
     target's times, or the pre-asymptotic ``window``) and the arrays ``fit_mask``, ``power_law`` (fitted

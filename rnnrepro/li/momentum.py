@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 
 from rnnrepro.core.fits import power_law_exponent
 
@@ -46,3 +47,14 @@ def tuned_beta(eps, lr):
 def exponent(eps, steps):
     """Slope of log(steps) against log(ε) (float)."""
     return power_law_exponent(eps, steps).slope
+
+
+def appendix_e(eps, lr, theta0):
+    """Escape steps of GD (closed form), heavy ball with β = 0.9 and with the tuned β, per ε."""
+    eps = np.asarray(eps, float)
+    gd = np.array([gd_escape_steps(e, lr, theta0) for e in eps])
+    hb = np.array([hb_escape_steps(e, lr, 0.9, theta0) for e in eps])
+    hbt = np.array([hb_escape_steps(e, lr, tuned_beta(e, lr), theta0) for e in eps])
+    check = gd_escape_steps_iterated(eps[0], lr, theta0) == gd[0]
+    return dict(eps=eps, gd=gd, hb=hb, hb_tuned=hbt, gd_closed_form_ok=bool(check),
+                exp_gd=exponent(eps, gd), exp_hb=exponent(eps, hb), exp_hbt=exponent(eps, hbt))

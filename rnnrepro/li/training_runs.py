@@ -1,0 +1,73 @@
+"""Figs 1 and 4: Euler RNNs trained by GD, Adam and SGD on the closed-form or sample-path loss, with the
+plateau detector applied to their loss curves."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rnnrepro.li import euler_rnn as E
+from rnnrepro.li import targets as T
+from rnnrepro.li.plateau import longest_plateau, steps_to_fraction
+
+
+def fig1_targets(t, t0s, m_star, seed):
+    """Fig. 1 kernels on the grid t, each normalised to unit discrete L² norm → {name: ρ (len(t),)}."""
+    dt = t[1] - t[0]
+    out = {"exp_sum": T.random_exp_sum_kernel(t, m_star, seed)}
+    out.update({f"airy_{t0:g}": T.airy_kernel(t, t0) for t0 in t0s})
+    return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
+
+
+def fig1_undelayed_targets(t, t0s):
+    """Undelayed contrast of Fig. 1: e^{-t/t0} for each t0, unit discrete L² norm → {f"exp_{t0:g}": ρ}."""
+    dt = t[1] - t[0]
+    out = {f"exp_{t0:g}": np.exp(-t / t0) for t0 in t0s}
+    return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
+
+
+def fig1_train(rhos, *, m, dt, steps, lr, seed, band, drop, min_frac):
+    """GD on the closed-form loss for each target → {name: dict(loss, steps10, plateau)}."""
+    out = {}
+    for name, rho in rhos.items():
+        p0 = E.random_init(m, np.random.default_rng(seed))
+        _, L = E.train(p0, lambda q, k, rho=rho: E.kernel_loss_grad(q, rho, dt), steps, lr)
+        out[name] = dict(loss=L, steps10=steps_to_fraction(L, 0.1),
+                         plateau=longest_plateau(L, band, drop, min_frac * L[0]))
+    return out
+
+
+def fig4_closed_form(mus, *, m, dt, horizon, seed, runs, target=T.two_part):
+    """Full-W linear RNN on the closed-form loss of ``target(mu)`` (default: the two-part target), for each
+    optimiser in ``runs`` = {name: (method, lr, max_steps)}; returns {name: {mu: loss curve}} (stop at L₀/2)."""
+    out = {name: {} for name in runs}
+    for mu in mus:
+        n = int(round((mu + horizon) / dt))
+        rho = target(mu)(dt * np.arange(n))
+        for name, (method, lr, steps) in runs.items():
+            p0 = E.structured_init(m, np.random.default_rng(seed))
+            L0 = E.kernel_loss_grad(p0, rho, dt)[0]
+            _, L = E.train(p0, lambda q, k, rho=rho: E.kernel_loss_grad(q, rho, dt), steps, lr, method,
+                           stop_below=L0 / 2)
+            out[name][mu] = L
+    return out
+
+
+def fig4_sample_paths(mus, acts, *, m, dt, horizon, batch, steps, lr, seed, window, clip=None):
+    """SGD on real white-noise sample paths (fresh batch each step, gradient norm clipped at
+    ``clip``) → {(act, mu): smoothed loss (steps,)}."""
+    out = {}
+    for act in acts:
+        for mu in mus:
+            n = int(round((mu + horizon) / dt))
+            rho = T.two_part(mu)(dt * np.arange(n))
+            rng = np.random.default_rng(seed + 1)
+            p0 = E.structured_init(m, np.random.default_rng(seed))
+
+            def lg(q, k, rho=rho, rng=rng, n=n, act=act):
+                return E.sample_path_loss_grad(q, rho, dt, rng.normal(0, 1 / math.sqrt(dt), (batch, n)), act)
+
+            _, L = E.train(p0, lg, steps, lr, clip=clip)
+            out[(act, mu)] = E.smooth(L, window)
+    return out

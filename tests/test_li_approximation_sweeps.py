@@ -1,0 +1,31 @@
+"""rnnrepro.li.approximation_sweeps on small settings."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+
+from rnnrepro.book.plotting import unlabelled_axes
+from rnnrepro.li import figures
+from rnnrepro.li import approximation_sweeps
+
+
+def test_density_and_curse_small():
+    ms = np.array([2, 4, 8, 12])  # the curse fit uses widths >= 8: two of them
+    betas = np.geomspace(0.05, 2, 3)
+    dens = approximation_sweeps.density(ms, betas)
+    targets = approximation_sweeps.DENSITY_TARGETS
+    assert set(dens) == set(targets) and dens["exp_type"]["err"][-1] < dens["exp_type"]["err"][0]
+    assert not unlabelled_axes(figures.density(ms, dens, {k: v[0] for k, v in targets.items()}))
+    cur = approximation_sweeps.curse([1.0, 0.5], ms, betas, eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0, 0.5],
+                                     x_mins=np.linspace(-20, 0, 5))
+    assert cur["m_eps"][1] > cur["m_eps"][0] and cur["cond13"] > 1e3 >= cur["cond13_exp"]
+    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], ms, 0.05, 12))
+    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], ms, 0.05, 10 ** 6))  # none extrapolated
+
+
+def test_nonintegrable_control_keeps_an_unfittable_tail():
+    err = approximation_sweeps.density_nonintegrable(np.array([2, 4, 8]), np.geomspace(1e-3, 2.0, 4))
+    # (1+t)^-1 on t <= 1e12: the part beyond the slowest rate 1e-3 (t > ~1e4) is ln(1e8)/ln(1e12) = 2/3 of the norm
+    assert np.all(np.diff(err) <= 0) and err[-1] > 0.5
