@@ -68,6 +68,6 @@ CHAPTER = Chapter(
     ),
     cites=("li2021curse",),
     helpers=("rnnrepro.core.fits:secant_slope_ratio", "rnnrepro.core.fits:exponential_rate",
-             "rnnrepro.core.fits:power_law_exponent", "rnnrepro.core.fits:exp_vs_power",
+             "rnnrepro.core.fits:power_law_exponent",
              "rnnrepro.li.approximation:uniform_errors"),
 )
