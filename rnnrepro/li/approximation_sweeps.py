@@ -20,7 +20,7 @@ DENSITY_TARGETS = {
 }
 
 
-def density(ms, betas, fixed_beta=2.0):
+def density(ms, betas, fixed_beta: float = 2.0) -> dict:
     """Uniform-grid construction on the four targets: errors (len(ms),) per target, plus the
     errors with β fixed at ``fixed_beta`` instead of chosen from ``betas``."""
     out = {}
@@ -32,14 +32,14 @@ def density(ms, betas, fixed_beta=2.0):
     return out
 
 
-def density_nonintegrable(ms, betas):
+def density_nonintegrable(ms, betas) -> np.ndarray:
     """The construction on ρ = (1+t)^{-1}, outside Thm 4.1's class (not integrable, so the functional is
     unbounded), relative L¹ error on t ≤ 10^12 → errors (len(ms),) (running minimum over widths)."""
     f = lambda t: 1.0 / (1.0 + t)
     return A.uniform_errors(f, A.L1Metric(f), ms, betas)[0]
 
 
-def curse(omegas, ms, betas, *, eps_uniform, eps_free, free_omegas, x_mins):
+def curse(omegas, ms, betas, *, eps_uniform: float, eps_free: float, free_omegas, x_mins) -> dict:
     """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min."""
     ms = np.asarray(ms)
     fit = ms >= 8

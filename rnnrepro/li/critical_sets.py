@@ -12,7 +12,7 @@ from rnnrepro.li import landscape as LS
 from rnnrepro.li import targets as T
 
 
-def appendix_d(rng, n_points=5):
+def appendix_d(rng: np.random.Generator, n_points: int = 5) -> dict:
     """Coincided critical spaces of J_3 for ρ = e^{-t} + e^{-3t}; Prop. D.1 lines for two targets."""
     tgt = T.ExpSum([1.0, 1.0], [1.0, 3.0])
     a1, w1 = LS.best_single_exponential(tgt)

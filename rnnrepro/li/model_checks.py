@@ -11,7 +11,8 @@ from rnnrepro.li import kernels as K
 from rnnrepro.li import targets as T
 
 
-def model_identities(m, rng, dt=0.1, t_end=10.0, shift_steps=50, eta=1e-4, n_paths=20000):
+def model_identities(m: int, rng: np.random.Generator, *, dt: float = 0.1, t_end: float = 10.0, shift_steps: int = 50,
+                     eta: float = 1e-4, n_paths: int = 20000) -> dict:
     """Euler → continuous kernel order, homogeneity, causality, the sign input and Itô's isometry."""
     W, U, c = K.random_stable(m, rng)
     errs, errs_cn = [], []

@@ -11,7 +11,7 @@ from rnnrepro.li import gradient_flow as GF
 from rnnrepro.li import targets as T
 
 
-def plateau_point(mus, theta0, level):
+def plateau_point(mus, theta0: np.ndarray, level: float) -> dict:
     """Loss, gradient norm and Hessian eigenvalues at θ₀ for the two-part target and its contrast."""
     out = {"mus": np.asarray(mus, float)}
     for name, make in (("bump", lambda mu: T.two_part(mu)),
@@ -27,14 +27,14 @@ def plateau_point(mus, theta0, level):
     return out
 
 
-def lemma_c1(mus, w):
+def lemma_c1(mus, w: float) -> tuple[np.ndarray, np.ndarray]:
     """δ₀(w; ω) = ℒ|ρ₀(· − μ)|(w) for the Gaussian template and a Cauchy (heavy-tailed) one."""
     gauss = [float(T.GaussBump(mu).moment(0, w)) for mu in mus]
     cauchy = [D.laplace_quad(lambda s: 1.0 / (1.0 + s * s), w, mu) for mu in mus]
     return np.array(gauss), np.array(cauchy)
 
 
-def escape_times(mus, theta0, *, delta, level, delta_theta, tmax):
+def escape_times(mus, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float, tmax: float) -> dict:
     """Hitting times τ₀(δ) (loss), τ_sep(δ_θ) (parameters), and τ₀ for the contrast target."""
     tau = np.array([GF.hitting_time(theta0, T.two_part(mu), delta, tmax) for mu in mus])
     sep = np.array([GF.hitting_time(theta0, T.two_part(mu), delta_theta, tmax, kind="param") for mu in mus])
@@ -42,7 +42,7 @@ def escape_times(mus, theta0, *, delta, level, delta_theta, tmax):
     return dict(mus=np.asarray(mus, float), tau=tau, sep=sep, control=ctl)
 
 
-def gd_vs_flow(mus, theta0, lr, delta):
+def gd_vs_flow(mus, theta0: np.ndarray, lr: float, delta: float) -> float:
     """max over μ of |η·k − τ_GF|/τ_GF (float) for GD with step lr."""
     gaps = []
     for mu in mus:
@@ -52,25 +52,25 @@ def gd_vs_flow(mus, theta0, lr, delta):
     return float(max(gaps))
 
 
-def flow_curves(mus, theta0, taus):
+def flow_curves(mus, theta0: np.ndarray, taus) -> np.ndarray:
     """Loss curves J(θ(τ)) (len(mus), len(taus)) of the gradient flow for the two-part target."""
     return np.array([GF.loss_curve(theta0, T.two_part(mu), taus) for mu in mus])
 
 
-def loglinear(x, y):
+def loglinear(x, y) -> tuple[float, float]:
     """(slope, R²) of log y against x (thin wrapper of rnnrepro.core.fits.exponential_rate)."""
     f = exponential_rate(x, y)
     return f.slope, f.r2
 
 
-def m0_points(w_f):
+def m0_points(w_f: float) -> dict:
     """Starting points in M₀ for ρ̄ = e^{-t}, m = 2 → {name: θ (4,)}: the dead neuron (1, 0; 1, w_f), a
     coincided point with unequal weights (0.8, 0.2; 1, 1) and the symmetric one (0.5, 0.5; 1, 1)."""
     return {"dead": np.array([1.0, 0.0, 1.0, w_f]), "coincided": np.array([0.8, 0.2, 1.0, 1.0]),
             "symmetric": np.array([0.5, 0.5, 1.0, 1.0])}
 
 
-def m0_separation(points, mus, *, delta, delta_theta, tmax):
+def m0_separation(points: dict, mus, *, delta: float, delta_theta: float, tmax: float) -> dict:
     """For each start in ``points`` {name: θ} and memory in ``mus``: the loss hitting time τ₀(δ), and
     ‖θ(tmax) − θ_start‖/δ_θ → {name: dict(tau (n,), dist (n,))} (τ₀ = inf if not reached by tmax)."""
     out = {}

@@ -12,7 +12,7 @@ from rnnrepro.li import targets as T
 from rnnrepro.li.plateau import longest_plateau, steps_to_fraction
 
 
-def fig1_targets(t, t0s, m_star, seed):
+def fig1_targets(t: np.ndarray, t0s, m_star: int, seed: int) -> dict:
     """Fig. 1 kernels on the grid t, each normalised to unit discrete L² norm → {name: ρ (len(t),)}."""
     dt = t[1] - t[0]
     out = {"exp_sum": T.random_exp_sum_kernel(t, m_star, seed)}
@@ -20,14 +20,15 @@ def fig1_targets(t, t0s, m_star, seed):
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
-def fig1_undelayed_targets(t, t0s):
+def fig1_undelayed_targets(t: np.ndarray, t0s) -> dict:
     """Undelayed contrast of Fig. 1: e^{-t/t0} for each t0, unit discrete L² norm → {f"exp_{t0:g}": ρ}."""
     dt = t[1] - t[0]
     out = {f"exp_{t0:g}": np.exp(-t / t0) for t0 in t0s}
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
-def fig1_train(rhos, *, m, dt, steps, lr, seed, band, drop, min_frac):
+def fig1_train(rhos: dict, *, m: int, dt: float, steps: int, lr: float, seed: int, band: float, drop: float,
+               min_frac: float) -> dict:
     """GD on the closed-form loss for each target → {name: dict(loss, steps10, plateau)}."""
     out = {}
     for name, rho in rhos.items():
@@ -38,7 +39,7 @@ def fig1_train(rhos, *, m, dt, steps, lr, seed, band, drop, min_frac):
     return out
 
 
-def fig4_closed_form(mus, *, m, dt, horizon, seed, runs, target=T.two_part):
+def fig4_closed_form(mus, *, m: int, dt: float, horizon: float, seed: int, runs: dict, target=T.two_part) -> dict:
     """Full-W linear RNN on the closed-form loss of ``target(mu)`` (default: the two-part target), for each
     optimiser in ``runs`` = {name: (method, lr, max_steps)}; returns {name: {mu: loss curve}} (stop at L₀/2)."""
     out = {name: {} for name in runs}
@@ -54,7 +55,8 @@ def fig4_closed_form(mus, *, m, dt, horizon, seed, runs, target=T.two_part):
     return out
 
 
-def fig4_sample_paths(mus, acts, *, m, dt, horizon, batch, steps, lr, seed, window, clip=None):
+def fig4_sample_paths(mus, acts, *, m: int, dt: float, horizon: float, batch: int, steps: int, lr: float, seed: int,
+                      window: int, clip: float | None = None) -> dict:
     """SGD on real white-noise sample paths (fresh batch each step, gradient norm clipped at
     ``clip``) → {(act, mu): smoothed loss (steps,)}."""
     out = {}
