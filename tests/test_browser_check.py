@@ -1,3 +1,9 @@
+import json
+import os
+from pathlib import Path
+
+import pytest
+
 from rnnrepro.site import browser_check as bc
 
 
@@ -31,3 +37,64 @@ def test_console_errors_are_picked_from_the_log():
            '[1:2:INFO:CONSOLE:1] "Uncaught ReferenceError: f is not defined", source: http://127.0.0.1:1/p.html (1)\n')
     errors = bc.console_errors(log)
     assert len(errors) == 2 and "THEBE_JS_URL" in errors[0] and "ReferenceError" in errors[1]
+
+
+def test_python_reprs_in_outputs_are_found_but_not_in_cell_sources(tmp_path):
+    dom = ('<div class="cell_input"><pre>x = np.array([1]); Claim(1)</pre></div>'
+           '<div class="cell_output"><pre>Claim(id=\'demo.a.b\', statement=\'s\')</pre></div>'
+           '<p>uses <code>np.array(x)</code>; <br>a &lt;rnnrepro.book.ledger.Ledger object at 0x7f00&gt;</p>'
+           '<div class="output"><pre>array([1., 2.])</pre></div>')
+    report = bc.inspect_dom("index.html", dom, tmp_path)
+    assert len(report.reprs) == 4 and "Claim(id='demo.a.b'" in report.reprs[0] and not report.ok
+    assert all("np.array" not in r and "Claim(1)" not in r for r in report.reprs)
+
+
+def _probe(rows, header=5):
+    return {"console": [], "width": 1400, "tables": [{"header": header, "width": 700, "rows": rows}]}
+
+
+def _row(cells=5, status="reproduced", right=1000.0, clip_right=1096.0, id="demo.a.b"):
+    return {"id": id, "cells": cells, "status": status,
+            "box": {"left": right - 100, "right": right, "clip_left": 312.0, "clip_right": clip_right}}
+
+
+def test_the_probe_finds_bad_rows_hidden_status_and_console_errors():
+    report = bc.inspect_probe(bc.PageReport("p.html"), _probe([
+        _row(), _row(status="fast reproduced full partial", id="demo.a.full"),
+        _row(cells=6, id="demo.a.extra"), _row(status="1.21 ± 0.02·", id="demo.a.shifted"),
+        _row(right=1200.0, id="demo.a.offscreen"), _row(right=1050.0, clip_right=1000.0, id="demo.a.clipped")]))
+    assert [r.split(":")[0] for r in report.table_rows] == ["demo.a.extra", "demo.a.shifted"]
+    assert [r.split(":")[0] for r in report.hidden_status] == ["demo.a.offscreen", "demo.a.clipped"]
+    assert report.ok is False and report.probed
+    clean = bc.inspect_probe(bc.PageReport("p.html"), _probe([_row()]))
+    assert clean.ok
+    noisy = bc.inspect_probe(bc.PageReport("p.html"), {"console": ["Got invalid theme mode: ."], "tables": []})
+    assert noisy.console_errors == ["console: Got invalid theme mode: ."] and not noisy.ok
+
+
+def test_the_probe_result_is_read_from_the_dumped_page(tmp_path):
+    probe = json.dumps(_probe([_row(cells=4)]))
+    dom = f'<p>x</p><script type="application/json" id="rnnrepro-probe">{probe}</script>'
+    report = bc.inspect_dom("index.html", dom, tmp_path)
+    assert report.probed and report.table_rows == ["demo.a.b: 4 cells, header has 5"]
+
+
+OLD_PAGES = Path(__file__).parent / "data" / "old_pages"
+
+
+def test_the_check_fails_on_the_pages_as_built_before_the_fix():
+    """Saved copies of cayci and miller as built at commit 4cebc0c (tests/data/old_pages/make_copy.py):
+    cayci's pipes shift columns and push every status off-screen; miller shows ten Claim reprs and its
+    status column is clipped; both log the theme's "invalid theme mode"."""
+    chromium = bc.find_chromium()
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Chromium (Debian package `chromium`) for the browser test")
+        pytest.skip("no Chromium here: install Debian's `chromium` to run the browser test")
+    cayci, miller = bc.check_pages(OLD_PAGES, ["book/chapters/cayci.html", "book/chapters/miller.html"], chromium)
+    assert cayci.probed and miller.probed
+    assert any(r.startswith("cayci.remark5.above_exponential: status cell reads") for r in cayci.table_rows)
+    assert len(cayci.hidden_status) == 28 and len(miller.hidden_status) >= 10
+    assert len(miller.reprs) == 10 and all("Claim(id='miller." in r for r in miller.reprs)
+    for report in (cayci, miller):
+        assert any("Got invalid theme mode" in e for e in report.console_errors)

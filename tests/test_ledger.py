@@ -123,12 +123,13 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
     assert "2 paper claims (1 reproduced, 1 erratum); 0 findings of ours; 1 integrity checks" in repr(table)
     md = table._repr_markdown_()
-    assert ('| <a id="demo.eq1.value" href="#demo.eq1.value"><code>eq1.<wbr>value</code></a> | **Eq. 1.** v<br>'
-            '<span class="claim-meta">criterion = 1 ± 0.1 · control: none: identity</span> | 1.02 | 1.00 | reproduced |'
-            ) in md
-    assert "control: 4 (the printed sign) fails it</span>" in md and ":::{div} rnnrepro-claims" in md
+    assert ('<td class="claim-id"><a id="demo.eq1.value" href="#demo.eq1.value"><code>eq1.<wbr>value</code></a></td>'
+            '<td class="claim-text"><strong>Eq. 1.</strong> v<br><span class="claim-meta">criterion = 1 ± 0.1 · '
+            'control: none: identity</span></td><td class="claim-paper">1.02</td><td class="claim-ours">1.00</td>'
+            '<td class="claim-status"><span class="rnnrepro-badge status-reproduced">reproduced</span></td>') in md
+    assert "control: 4 (the printed sign) fails it</span>" in md and '<div class="rnnrepro-claims"' in md
     assert "**Cite this chapter.**" in md and "`fast` profile" in md
-    assert md.index("**Paper claims** (2)") < md.index("**Integrity checks** (1)")
+    assert md.index("<strong>Paper claims</strong> (2)") < md.index("<strong>Integrity checks</strong> (1)")
     assert counts_line(data) == "1 reproduced, 1 erratum; 0 findings of ours; 1 integrity checks"
 
 
@@ -159,31 +160,14 @@ def test_check_is_an_integrity_row_that_can_fail(ledger):
     assert ledger.counts() == dict.fromkeys(STATUSES, 0) and ledger.n_checks() == 2
 
 
-def test_table_cells_show_brackets_and_pipes_as_written(ledger):
-    ledger.claim("demo.r.ratio", "R = [gap](60) / [gap](10) | both", ref="Fig. [1]", measured=0.4,
-                 criterion=AtMost(1), status="partial", paper="a|b", no_control="identity")
+def test_table_markdown_shows_every_kind_as_html(ledger):
+    ledger.claim("demo.r.ratio", "R = [gap](60) | both", ref="Fig. 1", measured=0.4, criterion=AtMost(1),
+                 status="partial", paper="a|b", no_control="identity")
+    ledger.check("demo.r.art", "re-evaluated", measured=0.0, criterion=AtMost(1e-5), no_control="artefact")
     md = ledger.table_markdown()
-    assert "R = \\[gap\\](60) / \\[gap\\](10) \\| both" in md and "**Fig. \\[1\\].**" in md and "| a\\|b |" in md
-
-
-def test_table_cells_keep_inline_math_whole(ledger):
-    ledger.claim("demo.r.rate", "slope of [gap] within $O(L_f^{2N})$", ref="Eq. 1", measured=0.4, criterion=AtMost(1),
-                 status="partial", paper="$x_{[1]}$ vs [y]", no_control="identity")
-    md = ledger.table_markdown()
-    assert "slope of \\[gap\\] within $O(L_f^{2N})$" in md and "| $x_{[1]}$ vs \\[y\\] |" in md
-
-
-def test_table_math_with_norms_and_brackets_renders_whole():
-    from markdown_it import MarkdownIt
-    from mdit_py_plugins.dollarmath import dollarmath_plugin
-
-    from rnnrepro.book.ledger import _literal
-
-    cell = _literal(r"norm $\|x_{[1]}\|$ of [y] | and $a_{[2]} < 1$ after <eos>")
-    html = MarkdownIt("commonmark").enable("table").use(dollarmath_plugin).render(
-        f"| a | b |\n|---|---|\n| {cell} | z |\n")
-    assert r'<span class="math inline">\|x_{[1]}\|</span> of [y] | and' in html
-    assert '<span class="math inline">a_{[2]} &lt; 1</span> after &lt;eos&gt;</td>' in html and "<td>z</td>" in html
+    assert '<a id="demo.r.ratio" href="#demo.r.ratio">' in md and "R = [gap](60) | both" in md
+    assert md.index("<strong>Paper claims</strong> (1)") < md.index("<strong>Integrity checks</strong> (1)")
+    assert "\n\n" not in md.split("\n\n<div", 1)[0]   # each table one raw HTML block
 
 
 def test_findings_are_a_third_kind_outside_the_counts(tmp_path):
@@ -197,7 +181,7 @@ def test_findings_are_a_third_kind_outside_the_counts(tmp_path):
                    criterion=AtMost(1.1), no_control="tightness of a bound")
     assert ledger.claims[0].kind == "finding" and ledger.claims[0].status == OBSERVED
     assert sum(ledger.counts().values()) == 0 and ledger.n_findings() == 1
-    assert "**Our own findings** (1)" in ledger.table_markdown()
+    assert "<strong>Our own findings</strong> (1)" in ledger.table_markdown()
 
 
 def test_sensitivity_runs_collect_failures(tmp_path, monkeypatch):

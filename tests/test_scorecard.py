@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -38,20 +39,55 @@ def ledgers_dir(tmp_path):
 def test_tables(ledgers_dir):
     ledgers = scorecard.load_ledgers(ledgers_dir)
     assert "dynamics" in ledgers
-    counts = scorecard.counts_table(ledgers)
-    assert "| **all** |" in counts and counts.count("\n") == len(ledgers) + 2
     n = len(ledgers)
-    assert counts.endswith(f"| **all** |  | {n} | 0 | 0 | {n} | {2 * n} | {n} |")
+    counts = scorecard.counts_table(ledgers)
+    assert counts.count("<tr>") == n + 2 and "\n\n" not in counts
+    assert '<td class="n"><a href="scorecard.html?chapter=cayci&status=reproduced">1</a></td>' in counts
+    assert '<a href="chapters/cayci.html#claims-paper">' in counts
+    total = counts.split("<strong>all</strong>")[1]
+    assert [int(x) for x in re.findall(r"<strong>(\d+)</strong>", total)] == [n, 0, 0, n, 2 * n, 0, n]
     claims = scorecard.claims_table(ledgers)
-    assert "### Recurrent networks as dynamical systems" in claims
-    assert ('| <a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y"><code>x.<wbr>y</code></a> | Thm 1<br>'
-            '<span class="claim-meta">criterion ≤ 1 · control: 2.00 (unstable) fails it</span> | 0.50 | 0.25 '
-            '| reproduced |') in claims
-    assert "control: none: identity</span> | — | True | erratum |" in claims
-    assert claims.index("**Paper claims** (2)") < claims.index("**Integrity checks** (1)")
-    assert "control: none: artefact</span> | — | 1.0e-07 | verified |" in claims
+    assert "<h3>Recurrent networks as dynamical systems</h3>" in claims
+    assert ('<td class="claim-id"><a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y"><code>x.<wbr>y</code>'
+            '</a></td><td class="claim-text">Thm 1<br><span class="claim-meta">criterion ≤ 1 · control: 2.00 '
+            '(unstable) fails it</span></td><td class="claim-paper">0.50</td><td class="claim-ours">0.25</td>') in claims
+    assert "control: none: identity</span>" in claims and 'data-status="erratum"' in claims
+    assert claims.index("<strong>Paper claims</strong> (2)") < claims.index("<strong>Integrity checks</strong> (1)")
+    assert all("\n\n" not in block for block in claims.split("\n\n<section"))   # one raw HTML block per chapter
     compute = scorecard.compute_table(ledgers)
     assert "a 1.0" in compute and "Some CPU (AVX2)" in compute
+
+
+def test_headline_counts_paper_claims_only_and_prefer_full(ledgers_dir):
+    ledger = scorecard.load_ledgers(ledgers_dir)["cayci"]
+    assert scorecard.headline_counts(ledger) == {"reproduced": 1, "partial": 0, "not reproduced": 0, "erratum": 1,
+                                                 "profile": "fast", "differ": 0}
+    full = {"claims": [dict(ledger["claims"][0], status="not reproduced"), ledger["claims"][1]], "stale": False}
+    counts = scorecard.headline_counts(ledger, full)
+    assert counts["reproduced"] == 0 and counts["not reproduced"] == 1 and counts["profile"] == "full"
+    assert counts["differ"] == 1
+    assert scorecard.headline_counts(ledger, {**full, "stale": True})["profile"] == "fast"
+    table = scorecard.book_table_html({"cayci": ledger}, {"cayci": full}, page_of=lambda k: f"x/{k}.html",
+                                      scorecard="../sc.html")
+    assert "full (1 differ)" in table and '<a href="x/cayci.html#claims-paper">' in table
+    assert "../sc.html?chapter=cayci&status=not-reproduced" in table
+
+
+def test_filter_lists_every_status_and_chapter(ledgers_dir):
+    ledgers = scorecard.load_ledgers(ledgers_dir)
+    form = scorecard.filter_html(ledgers)
+    assert form.startswith('<form class="rnnrepro-filter"') and '<option value="not-reproduced">' in form
+    assert all(f'<option value="{key}">' in form for key in ledgers) and '<select name="kind">' in form
+
+
+def test_full_compute_table_names_the_shipped_runs(ledgers_dir):
+    ledgers = scorecard.load_ledgers(ledgers_dir)
+    full = {"claims": [], "stale": True, "manifest": {"commit": "0123456789abcdef", "created_utc": "2026-11-24T01:00",
+            "machine": {"model": "EPYC", "capability": "AVX2"},
+            "runs": {"native": {"wall_time_s": 100.4}, "lower_isa": {"wall_time_s": 120.6}}}}
+    table = scorecard.full_compute_table(ledgers, {"cayci": full})
+    assert "| `0123456789ab` (stale) | 2026-11-24 | EPYC (AVX2) | 100 | 121 |" in table
+    assert "not shipped" in table
 
 
 def test_missing_ledger(tmp_path):

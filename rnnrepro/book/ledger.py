@@ -280,8 +280,13 @@ class Ledger:
         return "\n".join(lines)
 
     def table_markdown(self) -> str:
-        """The claims tables as MyST markdown (:func:`claims_markdown`): paper claims, then integrity checks."""
-        return claims_markdown([asdict(c) for c in self.claims])
+        """The claims tables (paper claims, our own findings, integrity checks) as raw HTML blocks for
+        MyST markdown (:func:`rnnrepro.book.claims_table.claims_markdown`); in a ``fast`` run, with
+        the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
+        from rnnrepro.book.claims_table import claims_markdown, shipped_full_ledger
+
+        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
+        return claims_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full)
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -340,7 +345,8 @@ class Ledger:
 
 
 class ClaimsTable:
-    """Displays as a markdown table in the book and as the plain-text summary elsewhere."""
+    """Displays as the claims tables (HTML blocks in markdown) in the book and as the deterministic
+    plain-text summary elsewhere (what nbval compares)."""
 
     def __init__(self, markdown: str, text: str):
         self.markdown, self.text = markdown, text
@@ -350,55 +356,6 @@ class ClaimsTable:
 
     def __repr__(self) -> str:
         return self.text
-
-
-def claim_anchor(claim_id: str, href: str = "") -> str:
-    """A claims-table cell that is the claim's anchor (``id``, the full claim id) and links to ``href``
-    (default: itself); it shows the id without its chapter prefix, breakable after dots and underscores."""
-    short = re.sub(r"([._])", r"\1<wbr>", claim_id.split(".", 1)[1])
-    return f'<a id="{claim_id}" href="{href or "#" + claim_id}"><code>{short}</code></a>'
-
-
-def claims_markdown(claims: list[dict], page: str = "", statements: bool = True) -> str:
-    """Tables of claims (dicts as in the ledger JSON) as MyST markdown: paper claims, then integrity
-    checks, each in a ``rnnrepro-claims`` block (narrow columns, wrapping: ``rnnrepro.site.sphinxext``).
-
-    Columns: claim (its anchor; a link to ``page#id`` when ``page`` is given), the reference (with the
-    statement when ``statements``), with the criterion and the negative control (or why there is none)
-    in small print beneath; the paper's value; ours; the status.
-    """
-    parts = []
-    for kind, title in KIND_TITLES.items():
-        rows = [c for c in claims if c.get("kind", "paper") == kind]
-        if not rows:
-            continue
-        lines = [f"**{title}** ({len(rows)})", "", ":::{div} rnnrepro-claims",
-                 f"| claim | {'statement' if statements else 'paper ref.'} | paper | ours | status |",
-                 "|---|---|---|---|---|"]
-        for c in rows:
-            fmt = c.get("fmt", ".4g")
-            text = f"**{_literal(c['ref'])}.** {_literal(c['statement'])}" if statements else _literal(c["ref"])
-            control = _literal(f"none: {c.get('no_control') or 'not given'}" if c.get("control") is None else
-                               show(c["control"], fmt) + (f" ({c['control_note']})" if c.get("control_note") else "")
-                               + " fails it")
-            meta = f'<br><span class="claim-meta">criterion {c["criterion"]} · control: {control}</span>'
-            cells = [claim_anchor(c["id"], f"{page}#{c['id']}" if page else ""), text + meta,
-                     _literal(show(c["paper"], fmt)), show(c["measured"], fmt), c["status"]]
-            lines.append("| " + " | ".join(str(x) for x in cells) + " |")
-        lines.append(":::")
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts)
-
-
-def _literal(text: str) -> str:
-    """Text for a markdown table cell, shown as written: brackets that would make a link escaped
-    (``[gap](60)``), pipes escaped, ``<`` as an entity (``<eos>`` is a token, not a tag), lines joined. ``$…$`` segments are inline math, kept whole; a norm
-    ``\\|x\\|`` in them is escaped once more, since the table splitter takes one backslash of ``\\|``
-    (a bare ``|`` cannot stand in math in a table: write ``\\lvert x \\rvert``)."""
-    parts = re.split(r"(\$(?:[^$\n|\\]|\\.)+\$)", str(text).replace("\n", " "))
-    return "".join(part.replace("\\|", "\\\\|") if i % 2 else
-                   part.replace("[", "\\[").replace("]", "\\]").replace("|", "\\|").replace("<", "&lt;")
-                   for i, part in enumerate(parts))
 
 
 def counts_line(ledger: dict) -> str:

@@ -1,24 +1,52 @@
 """A folder served over HTTP on 127.0.0.1 for the duration of a ``with`` block (tests and the
-browser check of the built book; never a public address)."""
+browser check of the built book; never a public address). The browser check adds a probe script to
+every HTML page it serves (``inject``); the files on disk are not changed."""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+_HEAD = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
+
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    inject = b""
+
     def log_message(self, *args) -> None:
         pass
 
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if not self.inject or path.suffix != ".html" or not path.is_file():
+            return super().do_GET()
+        body = inject_after_head(path.read_bytes(), self.inject)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def inject_after_head(page: bytes, snippet: bytes) -> bytes:
+    """``page`` with ``snippet`` right after its ``<head>`` tag (first thing to run), or at its start."""
+    m = _HEAD.search(page)
+    at = m.end() if m else 0
+    return page[:at] + snippet + page[at:]
+
 
 @contextmanager
-def serve(folder: Path):
-    """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+def serve(folder: Path, inject: str = ""):
+    """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL. ``inject``:
+    HTML put right after the ``<head>`` tag of every ``.html`` page served."""
+    handler_class = type("Handler", (_QuietHandler,), {"inject": inject.encode()})
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

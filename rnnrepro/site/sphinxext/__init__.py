@@ -3,15 +3,18 @@
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
-- :mod:`.style`: the book's style sheet (claims tables that fit the page);
+- :mod:`.style`: the book's style sheet and scripts (claims tables that fit the page, status badges,
+  the scorecard's filter), MathJax on every page, a valid default colour mode for the theme;
+- :mod:`.book_table`: the ``rnnrepro-book-table`` directive (the book-wide table on the intro, made
+  when the page is written, after the chapters ran);
 - :mod:`.bibliography`: author–year labels in the bibliography, as the text cites;
 - :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it and how long it has run.
 """
 
-from rnnrepro.site.sphinxext import bibliography, downloads, heartbeat, mathjax, scripts, style
+from rnnrepro.site.sphinxext import bibliography, book_table, downloads, heartbeat, mathjax, scripts, style
 
 
 def setup(app):
-    for module in (bibliography, downloads, heartbeat, mathjax, scripts, style):
+    for module in (bibliography, book_table, downloads, heartbeat, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

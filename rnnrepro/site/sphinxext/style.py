@@ -1,4 +1,7 @@
-"""The book's own style sheet (``static/rnnrepro.css``): claims tables that fit the page width."""
+"""The book's own style sheet and scripts (``static/``): claims tables that fit the page width, status
+badges readable in light and dark mode, the scorecard's filter (``rnnrepro.js``); MathJax on
+every page (the claims tables are raw HTML, whose math Sphinx does not see), and the theme's colour
+mode given a valid default (else pydata-sphinx-theme logs "Got invalid theme mode" on every page)."""
 
 from __future__ import annotations
 
@@ -6,13 +9,19 @@ from pathlib import Path
 
 STATIC = Path(__file__).parent / "static"
 CSS = "rnnrepro.css"
+JS = "rnnrepro.js"   # the scorecard's filter; formulas scaled to fit their cells
+DEFAULT_MODE = "auto"   # one of pydata-sphinx-theme's modes: light, dark, auto
 
 
-def _add_static(app, config) -> None:
+def _configure(app, config) -> None:
     config.html_static_path.append(str(STATIC))
+    config.html_context = {**(config.html_context or {})}
+    config.html_context.setdefault("default_mode", DEFAULT_MODE)
 
 
 def setup(app):
-    app.connect("config-inited", _add_static)
+    app.connect("config-inited", _configure)
     app.add_css_file(CSS)
+    app.add_js_file(JS, defer="defer")
+    app.set_html_assets_policy("always")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

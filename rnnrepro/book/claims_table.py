@@ -1,0 +1,169 @@
+"""Claims tables as HTML: every character of a statement shown as written, ``$…$`` typeset, the
+status a badge, and the shipped paper-scale (``full``) verdict beside the ``fast`` one.
+
+The tables are raw HTML blocks (no blank line inside) in the markdown that a chapter's last cell and
+the scorecard display, so no character of a statement, criterion or value (``|``, ``<eos>``,
+``[gap](60)``) can shift a column. Inline math becomes MathJax's own markup (``\\(…\\)`` in a
+``span.math``), which the page's MathJax typesets; the style sheet is
+``rnnrepro/site/sphinxext/static/rnnrepro.css``, the scorecard's filter ``…/rnnrepro.js``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from rnnrepro.book.ledger import KIND_TITLES, OBSERVED, STATUSES, VERIFIED, show
+
+#: Every status a row can show, in the order the filters list them.
+ALL_STATUSES = (*STATUSES, OBSERVED, VERIFIED)
+COLUMNS = ("claim", "statement", "paper", "ours", "status")
+#: ``$…$``: opens before a non-space, closes after one, not followed by a digit (``$5 or $6`` is text).
+_MATH = re.compile(r"\$(?=[^\s$])((?:[^$\\\n]|\\.)+?)(?<=[^\s\\])\$(?!\d)|`([^`\n]+)`")
+
+
+def inline_html(text) -> str:
+    """``text`` as HTML shown as written: ``$…$`` as inline math for MathJax, ```…``` as code,
+    everything else escaped (``<eos>``, ``|``, ``[gap](60)`` appear literally); lines joined."""
+    text, out, at = str(text).replace("\n", " "), [], 0
+    for m in _MATH.finditer(text):
+        out.append(html.escape(text[at:m.start()], quote=False))
+        if m.group(1) is not None:
+            tex = html.escape(m.group(1), quote=False)
+            out.append(f'<span class="math notranslate nohighlight">\\({tex}\\)</span>')
+        else:
+            out.append(f"<code>{html.escape(m.group(2), quote=False)}</code>")
+        at = m.end()
+    out.append(html.escape(text[at:], quote=False))
+    return "".join(out)
+
+
+def status_class(status: str) -> str:
+    """CSS class suffix of a status: ``not reproduced`` → ``not-reproduced``."""
+    return status.replace(" ", "-")
+
+
+def status_badge(status: str, profile: str = "", *, headline: bool = True) -> str:
+    """A status as a badge (colour and text); ``profile`` prefixes it (``full · partial``); a badge
+    that is not the headline one is drawn muted."""
+    label = f'<span class="rnnrepro-profile">{profile}</span> ' if profile else ""
+    muted = "" if headline else " rnnrepro-badge-aside"
+    return f'<span class="rnnrepro-badge status-{status_class(status)}{muted}">{label}{html.escape(status)}</span>'
+
+
+def claim_anchor(claim_id: str, href: str = "") -> str:
+    """A claims-table cell that is the claim's anchor (``id``, the full claim id) and links to ``href``
+    (default: itself); it shows the id without its chapter prefix, breakable after dots and underscores."""
+    short = re.sub(r"([._])", r"\1<wbr>", html.escape(claim_id.split(".", 1)[1]))
+    return f'<a id="{html.escape(claim_id)}" href="{html.escape(href or "#" + claim_id)}"><code>{short}</code></a>'
+
+
+def headline(claim: dict, full_claim: dict | None, full_usable: bool) -> tuple[str, str]:
+    """(status, profile) the headline counts use: the shipped ``full`` row where it exists and is
+    current (``full_usable``), else the ``fast`` one."""
+    if full_claim is not None and full_usable:
+        return full_claim["status"], "full"
+    return claim["status"], "fast"
+
+
+def full_rows(full: dict | None) -> tuple[dict[str, dict], bool]:
+    """The rows of a shipped full ledger by id, and whether it is current (not stale)."""
+    if full is None:
+        return {}, False
+    return {c["id"]: c for c in full["claims"]}, not full.get("stale", False)
+
+
+def _control(c: dict) -> str:
+    if c.get("control") is None:
+        return f"none: {c.get('no_control') or 'not given'}"
+    note = f" ({c['control_note']})" if c.get("control_note") else ""
+    return f"{show(c['control'], c.get('fmt', '.4g'))}{note} fails it"
+
+
+def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict | None, usable: bool) -> str:
+    fmt = c.get("fmt", ".4g")
+    ref = inline_html(c["ref"])
+    text = f"<strong>{ref}.</strong> {inline_html(c['statement'])}" if statements else ref
+    meta = (f'<span class="claim-meta">criterion {inline_html(c["criterion"])} · control: '
+            f'{inline_html(_control(c))}</span>')
+    ours, status = inline_html(show(c["measured"], fmt)), status_badge(c["status"])
+    shown_status = c["status"]
+    if full_by_id is not None:
+        f = full_by_id.get(c["id"])
+        top_status, top = headline(c, f, usable)
+        shown_status = top_status
+        ours = (f'<span class="rnnrepro-profile">fast</span> {ours}<br><span class="rnnrepro-profile">full</span> '
+                + (inline_html(show(f["measured"], f.get("fmt", fmt))) if f else "—"))
+        status = (status_badge(c["status"], "fast", headline=top == "fast") + "<br>"
+                  + (status_badge(f["status"], "full", headline=top == "full") if f else
+                     '<span class="rnnrepro-badge rnnrepro-badge-aside"><span class="rnnrepro-profile">full</span> '
+                     'no row</span>'))
+    href = f"{page}#{c['id']}" if page else ""
+    cells = [claim_anchor(c["id"], href), f"{text}<br>{meta}", inline_html(show(c["paper"], fmt)), ours, status]
+    classes = ("claim-id", "claim-text", "claim-paper", "claim-ours", "claim-status")
+    tds = "".join(f'<td class="{k}">{v}</td>' for k, v in zip(classes, cells, strict=True))
+    return (f'<tr data-chapter="{html.escape(chapter)}" data-status="{status_class(shown_status)}" '
+            f'data-kind="{c.get("kind", "paper")}">{tds}</tr>')
+
+
+def full_note(full: dict) -> str:
+    """One line naming the shipped full run beside a table (commit, date, wall time, CPU), and
+    whether the headline uses it."""
+    m = full.get("manifest", {})
+    wall = m.get("runs", {}).get("native", {}).get("wall_time_s")
+    machine = m.get("machine", {}).get("model", "?")
+    commit, date = html.escape(str(m.get("commit", "?"))[:12]), html.escape(str(m.get("created_utc", "?"))[:10])
+    when = f"commit <code>{commit}</code>, {date}"
+    run = f"{when}, {wall:.0f} s on {html.escape(machine)}" if isinstance(wall, (int, float)) else when
+    if full.get("stale"):
+        return (f'<p class="rnnrepro-full-note">Paper-scale <code>full</code> results shipped ({run}) but '
+                "<strong>stale</strong>: the notebook changed since they were made, so the headline uses "
+                "<code>fast</code> until they are shipped again.</p>")
+    return (f'<p class="rnnrepro-full-note">Paper-scale <code>full</code> results shipped ({run}): each row '
+            "shows the <code>full</code> value and status beside the <code>fast</code> ones; the headline "
+            "(solid badge) is the <code>full</code> one.</p>")
+
+
+def claims_html(claims: list[dict], *, chapter: str = "", page: str = "", statements: bool = True,
+                full: dict | None = None) -> str:
+    """The claims tables (dicts as in the ledger JSON) as HTML: paper claims, our own findings,
+    integrity checks, each a ``div.rnnrepro-claims`` (id ``claims-<kind>``, or ``<chapter>-claims-<kind>``
+    when ``page`` is given) with a five-column table.
+
+    Columns: claim (its anchor; a link to ``page#id`` when ``page`` is given), the reference (with the
+    statement when ``statements``) with the criterion and the negative control (or why there is none)
+    in small print beneath; the paper's value; ours; the status as a badge. ``full``: the chapter's
+    shipped full ledger (:func:`rnnrepro.book.full.shipped_full`), shown beside. No blank line inside.
+    """
+    full_by_id, usable = full_rows(full)
+    head = "".join(f"<th>{'paper ref.' if name == 'statement' and not statements else name}</th>"
+                   for name in COLUMNS)
+    parts = []
+    for kind, title in KIND_TITLES.items():
+        rows = [c for c in claims if c.get("kind", "paper") == kind]
+        if not rows:
+            continue
+        div_id = f"{chapter}-claims-{kind}" if page else f"claims-{kind}"
+        body = "\n".join(_row(c, chapter=chapter or c["id"].split(".")[0], page=page, statements=statements,
+                              full_by_id=full_by_id if full is not None else None, usable=usable) for c in rows)
+        parts.append(f'<div class="rnnrepro-claims" id="{div_id}" data-kind="{kind}">\n'
+                     f'<p class="rnnrepro-claims-title"><strong>{title}</strong> ({len(rows)})</p>\n'
+                     + (full_note(full) + "\n" if full is not None and kind == "paper" else "")
+                     + '<table class="rnnrepro-claims-table">\n<colgroup><col class="c-claim"><col class="c-text">'
+                     '<col class="c-paper"><col class="c-ours"><col class="c-status"></colgroup>\n'
+                     f"<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>\n</div>")
+    return "\n\n".join(parts)
+
+
+def claims_markdown(claims: list[dict], page: str = "", statements: bool = True, *, chapter: str = "",
+                    full: dict | None = None) -> str:
+    """:func:`claims_html` as markdown: raw HTML blocks separated by blank lines (MyST passes them
+    through untouched)."""
+    return claims_html(claims, chapter=chapter, page=page, statements=statements, full=full)
+
+
+def shipped_full_ledger(key: str) -> dict | None:
+    """The shipped full ledger of chapter ``key`` (:func:`rnnrepro.book.full.shipped_full`), or None."""
+    from rnnrepro.book.full import shipped_full
+
+    return shipped_full(key)

@@ -1,0 +1,107 @@
+from html.parser import HTMLParser
+
+from markdown_it.renderer import RendererHTML
+from myst_parser.config.main import MdParserConfig
+from myst_parser.parsers.mdit import create_md_parser
+
+from rnnrepro.book import claims_table as ct
+
+NASTY = r"R = [gap](60) | $\|x_{[1]}\|$ after <eos> | and `a|b` for $a < b$"
+
+
+def claim(id="demo.a.b", kind="paper", status="reproduced", statement=NASTY, **kw):
+    row = {"id": id, "statement": statement, "ref": "Fig. [1]", "paper": "= 1.21 ± 0.02·|1.21|",
+           "measured": 0.25, "criterion": "= 1.21 ± 0.02·|1.21|", "status": status, "fmt": ".2f",
+           "kind": kind, "control": None, "control_note": "", "no_control": "identity"}
+    return {**row, **kw}
+
+
+class Cells(HTMLParser):
+    """Cells per row of every table, the text of ``span.math`` elements, and all text."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.math, self.text, self._in_math = [], [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append(0)
+        elif tag in ("td", "th"):
+            self.rows[-1] += 1
+        elif tag == "span" and "math" in (dict(attrs).get("class") or "").split():
+            self._in_math, _ = 1, self.math.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._in_math:
+            self._in_math = 0
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._in_math:
+            self.math[-1] += data
+
+
+def myst_html(markdown: str) -> str:
+    """``markdown`` rendered by MyST's own parser (the book's extensions), as HTML."""
+    config = MdParserConfig(enable_extensions={"dollarmath", "amsmath", "colon_fence", "deflist", "substitution"})
+    return create_md_parser(config, RendererHTML).render(markdown)
+
+
+def test_no_character_of_a_statement_breaks_the_table():
+    md = ct.claims_markdown([claim(), claim(id="demo.a.c", kind="finding", status="observed"),
+                             claim(id="demo.a.d", kind="integrity", status="verified")])
+    parsed = Cells()
+    parsed.feed(myst_html(md))
+    assert parsed.rows == [5, 5] * 3                      # header + one row, three tables
+    text = "".join(parsed.text)
+    assert "R = [gap](60) | " in text and " after <eos> | and " in text and "= 1.21 ± 0.02·|1.21|" in text
+    assert parsed.math == [r"\(\|x_{[1]}\|\)", r"\(a < b\)"] * 3
+    assert "<code>a|b</code>" in md
+
+
+def test_inline_html_escapes_text_and_keeps_math_whole():
+    assert ct.inline_html("a <b> & $x_{<1}$") == (
+        'a &lt;b&gt; &amp; <span class="math notranslate nohighlight">\\(x_{&lt;1}\\)</span>')
+    assert ct.inline_html("costs $5 or $6") == "costs $5 or $6"
+    assert ct.inline_html("two\nlines") == "two lines"
+
+
+def test_status_is_a_badge_with_its_text():
+    md = ct.claims_markdown([claim(status="not reproduced")])
+    assert '<span class="rnnrepro-badge status-not-reproduced">not reproduced</span>' in md
+    assert 'data-status="not-reproduced"' in md and 'data-chapter="demo"' in md
+
+
+def test_scorecard_rows_link_to_the_chapter_page():
+    md = ct.claims_markdown([claim()], page="chapters/demo.html", statements=False, chapter="demo")
+    assert '<a id="demo.a.b" href="chapters/demo.html#demo.a.b">' in md and "<th>paper ref.</th>" in md
+    assert 'id="demo-claims-paper"' in md and "after &lt;eos&gt;" not in md
+
+
+def full_ledger(rows, stale=False):
+    manifest = {"commit": "abcdef1234567890", "created_utc": "2026-11-24T03:00", "machine": {"model": "AMD EPYC"},
+                "runs": {"native": {"wall_time_s": 812.4}}}
+    return {"claims": rows, "stale": stale, "manifest": manifest}
+
+
+def test_full_beside_fast_and_the_headline_uses_full():
+    fast = [claim(), claim(id="demo.a.c", status="partial")]
+    full = full_ledger([claim(status="reproduced", measured=0.31), claim(id="demo.a.c", status="not reproduced")])
+    md = ct.claims_markdown(fast, full=full)
+    parsed = Cells()
+    parsed.feed(myst_html(md))
+    assert parsed.rows == [5, 5, 5]
+    assert "<span class=\"rnnrepro-profile\">full</span> 0.31" in md and "812 s on AMD EPYC" in md
+    assert 'data-status="not-reproduced"' in md                     # demo.a.c's headline is full's
+    assert ('<span class="rnnrepro-badge status-partial rnnrepro-badge-aside"><span class="rnnrepro-profile">fast'
+            '</span> partial</span>') in md
+    assert ct.headline(fast[1], full["claims"][1], True) == ("not reproduced", "full")
+
+
+def test_a_stale_or_missing_full_row_leaves_the_headline_at_fast():
+    fast = [claim(status="partial"), claim(id="demo.a.new")]
+    stale = ct.claims_markdown(fast[:1], full=full_ledger([claim(status="reproduced")], stale=True))
+    assert "<strong>stale</strong>" in stale and 'data-status="partial"' in stale
+    missing = ct.claims_markdown(fast, full=full_ledger([claim(status="partial")]))
+    assert "no row</span>" in missing and missing.count('data-status="reproduced"') == 1
+    assert ct.headline(fast[1], None, True) == ("reproduced", "fast")
