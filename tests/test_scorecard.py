@@ -50,7 +50,8 @@ def test_tables(ledgers_dir):
     assert "<h3>Recurrent networks as dynamical systems</h3>" in claims
     assert ('<td class="claim-id"><a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y"><code>x.<wbr>y</code>'
             '</a></td><td class="claim-text">Thm 1<br><span class="claim-meta">criterion ≤ 1 · control: 2.00 '
-            '(unstable) fails it</span></td><td class="claim-paper">0.50</td><td class="claim-ours">0.25</td>') in claims
+            '(unstable) fails it</span></td><td class="claim-paper">0.50</td>'
+            '<td class="claim-ours">0.25</td>') in claims
     assert "control: none: identity</span>" in claims and 'data-status="erratum"' in claims
     assert claims.index("<strong>Paper claims</strong> (2)") < claims.index("<strong>Integrity checks</strong> (1)")
     assert all("\n\n" not in block for block in claims.split("\n\n<section"))   # one raw HTML block per chapter
