@@ -46,7 +46,8 @@ def test_chapter_page_has_cite_block_and_downloads(chapter):
 
 
 def test_every_page_reads_offline_in_a_browser():
-    """Headless Chromium, offline: math typeset (no raw TeX), images present, no console errors."""
+    """Headless Chromium, offline, 1400 px: math typeset (no raw TeX), images present, no console
+    error, no Python repr; every claims-table row has its header's cells and a visible status."""
     from rnnrepro.site.browser_check import check_pages, find_chromium
 
     chromium = find_chromium()
@@ -57,7 +58,35 @@ def test_every_page_reads_offline_in_a_browser():
     pages = [f"{name}.html" for name in toc_files()]
     reports = check_pages(HTML, pages, chromium)
     broken = [r for r in reports if not r.ok]
-    assert not broken, "\n".join(f"{r.page}: raw TeX {r.raw_tex}; missing images {r.missing_images}; "
-                                 f"console {r.console_errors}" for r in broken)
+    assert not broken, "\n".join(f"{r.page}: {r.describe()}" for r in broken)
     with_math = [r.page for r in reports if r.typeset]
     assert any("chapters/" in page for page in with_math), f"no chapter typeset any math: {with_math}"
+    measured = {r.page: r.claims_rows for r in reports}
+    for chapter in CHAPTERS:
+        assert measured[chapter.notebook.removesuffix(".md") + ".html"] > 0, f"{chapter.key}: no claims rows measured"
+    assert measured["book/scorecard.html"] >= sum(measured[c.notebook.removesuffix(".md") + ".html"] for c in CHAPTERS)
+
+
+def test_intro_has_the_book_table_linking_to_every_chapter_and_the_scorecard_filters():
+    intro = _page("book/intro.html")
+    assert '<table class="rnnrepro-book-table">' in intro
+    for chapter in CHAPTERS:
+        page = chapter.notebook.removesuffix(".md").removeprefix("book/") + ".html"
+        anchor = re.search(rf'href="{re.escape(page)}#(claims-[a-z]+)"', intro)
+        assert anchor, chapter.key
+        assert f'id="{anchor.group(1)}"' in _page(f"book/{page}")
+        assert f'href="scorecard.html?chapter={chapter.key}' in intro
+    scorecard = _page("book/scorecard.html")
+    assert '<form class="rnnrepro-filter"' in scorecard and "rnnrepro.js" in scorecard
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)
+def test_shipped_full_verdicts_show_beside_fast(chapter):
+    from rnnrepro.book.full import shipped_full
+
+    full = shipped_full(chapter.key)
+    if full is None:
+        pytest.skip(f"no full results shipped for {chapter.key}")
+    text = _page(chapter.notebook.removesuffix(".md") + ".html")
+    assert "Paper-scale <code>full</code> results shipped" in text
+    assert '<span class="rnnrepro-profile">full</span>' in text

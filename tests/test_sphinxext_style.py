@@ -1,6 +1,28 @@
+from types import SimpleNamespace
+
 from rnnrepro.site.sphinxext import style
 
 
-def test_the_style_sheet_styles_the_claims_tables():
+def test_the_style_sheet_styles_the_claims_tables_and_badges():
     css = (style.STATIC / style.CSS).read_text()
-    assert "div.rnnrepro-claims" in css and ".claim-meta" in css
+    assert "div.rnnrepro-claims" in css and ".claim-meta" in css and "table-layout: fixed" in css
+    for status in ("reproduced", "partial", "not-reproduced", "erratum", "observed", "verified"):
+        assert f".rnnrepro-badge.status-{status} " in css
+    assert 'html[data-theme="dark"] .rnnrepro-badge' in css
+
+
+def test_the_script_filters_and_fits():
+    js = (style.STATIC / style.JS).read_text()
+    assert "form.rnnrepro-filter" in js and "URLSearchParams" in js and "fitMath" in js
+
+
+def test_the_theme_gets_a_valid_default_mode():
+    """pydata-sphinx-theme reads ``default_mode`` from the HTML context; unset, every page logs
+    "Got invalid theme mode" to the console."""
+    config = SimpleNamespace(html_static_path=[], html_context={})
+    style._configure(None, config)
+    assert config.html_context["default_mode"] in ("light", "dark", "auto")
+    assert str(style.STATIC) in config.html_static_path
+    kept = SimpleNamespace(html_static_path=[], html_context={"default_mode": "light"})
+    style._configure(None, kept)
+    assert kept.html_context["default_mode"] == "light"

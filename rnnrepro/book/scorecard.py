@@ -82,7 +82,8 @@ def chapter_page(key: str) -> str:
 def book_table_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None, *,
                     page_of: Callable[[str], str] = chapter_page, scorecard: str = "scorecard.html") -> str:
     """The book-wide table (HTML, one block): per chapter, paper claims per headline status, linked
-    to the chapter's paper-claims table (``page_of(key)#claims-paper``) and to the scorecard filtered
+    to the chapter's paper-claims table (``page_of(key)#claims-paper``, or its first table when it has
+    no paper claims) and to the scorecard filtered
     by chapter and status; findings and integrity checks apart; totals."""
     fulls = fulls or {}
     head = ["chapter", "verdicts from", *STATUSES, "paper claims", "findings of ours", "integrity checks"]
@@ -101,7 +102,8 @@ def book_table_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | No
             return f'<a href="{scorecard}?{query}">{n}</a>' if n else "0"
 
         profile = counts["profile"] + (f" ({counts['differ']} differ)" if counts["differ"] else "")
-        cells = [f'<a href="{page_of(key)}#claims-paper">{html.escape(ledger["title"])}</a>', html.escape(profile),
+        first = next((k for k in ("paper", "finding", "integrity") if kinds[k]), "paper")   # its first table
+        cells = [f'<a href="{page_of(key)}#claims-{first}">{html.escape(ledger["title"])}</a>', html.escape(profile),
                  *(link(counts[s], s) for s in STATUSES), link(kinds["paper"]), kinds["finding"], kinds["integrity"]]
         rows.append("<tr>" + "".join(f'<td class="{"n" if i > 1 else ""}">{c}</td>' for i, c in enumerate(cells))
                     + "</tr>")

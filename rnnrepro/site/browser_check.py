@@ -161,6 +161,7 @@ class PageReport:
     clipped_cells: list[str] = field(default_factory=list)   # a claims-table cell whose content is wider than it
     typeset: int = 0
     probed: bool = False
+    claims_rows: int = 0     # claims-table rows the probe measured
 
     @property
     def ok(self) -> bool:
@@ -208,6 +209,7 @@ def inspect_probe(report: PageReport, probe: dict, slack: float = 1.0) -> PageRe
     report.probed = True
     report.console_errors += [f"console: {m}" for m in probe.get("console", [])]
     for t, table in enumerate(probe.get("tables", [])):
+        report.claims_rows += len(table["rows"])
         for r, row in enumerate(table["rows"]):
             where = row.get("id") or f"table {t + 1} row {r + 1}"
             if row["cells"] != table["header"]:
