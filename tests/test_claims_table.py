@@ -105,3 +105,38 @@ def test_a_stale_or_missing_full_row_leaves_the_headline_at_fast():
     missing = ct.claims_markdown(fast, full=full_ledger([claim(status="partial")]))
     assert "no row</span>" in missing and missing.count('data-status="reproduced"') == 1
     assert ct.headline(fast[1], None, True) == ("reproduced", "fast")
+
+
+def test_a_chapter_table_shows_its_shipped_full_ledger(tmp_path, monkeypatch):
+    """End to end with a temporary shipped full ledger (rnnrepro.book.full's layout and checks)."""
+    import json
+
+    from rnnrepro.book import full as full_module
+    from rnnrepro.book.chapters import get_chapter
+    from rnnrepro.book.criteria import AtMost
+    from rnnrepro.book.ledger import Ledger
+    from rnnrepro.book.paths import REPO
+    from rnnrepro.data import sha256_file
+
+    chapter = get_chapter("dynamics")
+    folder = tmp_path / "dynamics" / "full"
+    folder.mkdir(parents=True)
+    shipped = {"chapter": "dynamics", "profile": "full", "source_sha256": sha256_file(REPO / chapter.notebook),
+               "claims": [claim(id="dynamics.a.b", status="partial", measured=0.75)]}
+    (folder / "dynamics.ledger.json").write_text(json.dumps(shipped))
+    manifest = {"commit": "0123456789abcdef", "created_utc": "2026-11-24T02:00:00", "machine": {"model": "AMD EPYC"},
+                "runs": {"native": {"wall_time_s": 61.0}},
+                "files": {"dynamics.ledger.json": sha256_file(folder / "dynamics.ledger.json")}}
+    (folder / full_module.MANIFEST).write_text(json.dumps(manifest))
+    monkeypatch.setattr(full_module, "full_dir", lambda key: tmp_path / key / "full")
+    ledger = Ledger(chapter, chapter.resolve("fast"), publish=lambda *a: None, out=tmp_path)
+    ledger.claim("dynamics.a.b", "s", ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
+                 no_control="identity")
+    md = ledger.table_markdown()
+    assert "61 s on AMD EPYC" in md and '<span class="rnnrepro-profile">full</span> 0.75' in md
+    assert 'data-status="partial"' in md          # the headline is the full verdict
+    assert "dynamics.a.b: reproduced; measured 0.5" in ledger.summary()   # nbval's text: fast only
+    full_run = Ledger(chapter, chapter.resolve("full"), publish=lambda *a: None, out=tmp_path)
+    full_run.claim("dynamics.a.b", "s", ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
+                   no_control="identity")
+    assert "rnnrepro-profile" not in full_run.table_markdown()   # a full run shows itself only
