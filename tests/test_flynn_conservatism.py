@@ -49,3 +49,12 @@ def test_invariant_ratio_holds_at_tau_star():
     rec = example1_recipe(4, 2.0, 0.25)
     assert cons.max_invariant_ratio(net, w0, rec.tau, 10.0, rec.r, rec.c) <= 1.0
     assert cons.max_invariant_ratio(net, w0, 1000 * rec.tau, 10.0, rec.r, rec.c) > 1.0
+
+
+def test_crossing_log_finds_a_known_threshold():
+    from rnnrepro.flynn.conservatism import crossing_log
+    calls = []
+    tau = crossing_log(lambda t: calls.append(t) or (t / 4.36) ** 1.1, 1.0, 0.1, 100.0, rtol=1e-4)
+    assert abs(tau / 4.36 - 1) < 1e-4 and len(calls) < 20
+    with pytest.raises(ValueError, match="bracket"):
+        crossing_log(lambda t: t, 1.0, 2.0, 3.0)

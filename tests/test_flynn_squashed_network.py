@@ -44,3 +44,34 @@ def test_optimisation_system_keeps_the_certificate():
     assert traj.w.shape == (5, 5, 5)
     assert max(net.certificate(w) for w in traj.w) <= -1 + 0.25 * (net.gain * 4).max() + 1e-12
     assert net.loss_star(traj.w[-1]) < net.loss_star(traj.w[0])
+
+
+def test_second_derivatives_match_second_differences_and_table3_misses_product_terms():
+    from rnnrepro.flynn.squashed_network import fd_second_derivatives, table3_printed_second
+    for source in (False, True):
+        net = make(seed=3)
+        net = SquashedNet(net.gain, net.mask, net.rho, net.out, net.target, source_gain=source)
+        rng = np.random.default_rng(4)
+        x, w = rng.uniform(0, 1, 5), 0.5 * rng.standard_normal((5, 5))
+        fx, fw = fd_second_derivatives(net, x, w)
+        cx, cw = net.second_derivatives(x, w)
+        px, pw = table3_printed_second(net, x, w)
+        assert np.abs(fx - cx).max() < 1e-6 and np.abs(fw - cw).max() < 1e-6
+        assert np.abs(fx - px).max() > 1e-2 and np.abs(fw - pw).max() > 1e-3
+        # the missing terms are exactly the σ'(u) δ products
+        assert np.abs((cx - px)[:, 0, 1]).max() == 0.0 and np.abs(cx - px).max() > 0
+
+
+def test_source_gain_variant_and_measures():
+    from rnnrepro.flynn.squashed_network import sampled_measure_sup
+    n = 6
+    gain = np.random.default_rng(5).uniform(0.5, 1.0, n) * 0.9 / (0.25 * (n - 1))
+    net = SquashedNet(gain, complete_graph(n), np.zeros(n), np.arange(2), np.array([0.2, 0.8]), source_gain=True)
+    w = 5 * np.random.default_rng(6).standard_normal((n, n))
+    assert np.allclose(net.omega(w), gain[None, :] * np.tanh(w) * complete_graph(n))
+    x = np.random.default_rng(7).uniform(0, 1, n)
+    jx, jw = fd_jacobians(net, x, w)
+    assert np.abs(jw - net.jac_w(x, w)).max() < 1e-8
+    assert np.abs(jw - table3_printed(net, x, w)[1]).max() < 1e-8               # 7.4 is Table 3's D_w f
+    mu1 = sampled_measure_sup(net, w, 1, 500, np.random.default_rng(8))
+    assert mu1 <= net.certificate(w, ord=1) + 1e-12 <= -1 + 0.25 * gain.max() * (n - 1) + 2e-12

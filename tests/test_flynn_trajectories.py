@@ -21,3 +21,15 @@ def test_weights_and_batched_integration_match_single_copies():
     assert nb.max() <= 2.0 and nb.min() >= 1.0
     with pytest.raises(ValueError):
         tj.integrate_copies(net, lambda s: np.ones((5, 1)), x0, y0[:2], 1.0)
+
+
+def test_leaky_exact_solves_its_equations_and_matches_the_integrator():
+    rng = np.random.default_rng(3)
+    x0, y0, s, tg = rng.uniform(0, 1, (2, 4)), rng.standard_normal((2, 4)), rng.uniform(0, 1, 4), rng.uniform(0, 1, 4)
+    t, h = np.linspace(0.5, 3.0, 6), 1e-5
+    X, Y = tj.leaky_exact(x0, y0, s, tg, t)
+    (Xp, Yp), (Xm, Ym) = tj.leaky_exact(x0, y0, s, tg, t + h), tj.leaky_exact(x0, y0, s, tg, t - h)
+    assert np.allclose((Xp - Xm) / (2 * h), -X + s, atol=1e-8)              # the ODE, by central differences
+    assert np.allclose((Yp - Ym) / (2 * h), -Y - (X - tg), atol=1e-8)
+    X0, Y0 = tj.leaky_exact(x0, y0, s, tg, np.zeros(1))
+    assert np.allclose(X0[0], x0) and np.allclose(Y0[0], y0)

@@ -28,8 +28,10 @@ def test_certified_rate_and_envelopes():
     t = np.linspace(0, 5, 11)
     d = np.exp(-0.3 * t)
     assert mm.envelope_ratio(d, t, 0.3) == pytest.approx(1.0)
-    assert mm.envelope_ratio(d, t, 0.5) > 1.0
+    assert mm.envelope_ratio(d, t, 0.5) == pytest.approx(np.exp(0.2 * 5.0))      # largest at the end
+    assert mm.envelope_ratio(d, t, 0.2) == pytest.approx(np.exp(-0.1 * 0.5))     # the start is left out
     assert mm.growth(np.array([1.0, 3.0, 0.5])) == pytest.approx(3.0)
+    assert mm.growth(np.array([1.0, 0.9, 0.5])) == pytest.approx(0.9)
     assert mm.vector_norm(np.array([3.0, -4.0]), 1) == pytest.approx(7.0)
 
 

@@ -78,26 +78,30 @@ def certified_rate(W, ord, L_dsigma: float) -> float:
 
 
 def envelope_ratio(distances, t, beta: float) -> float:
-    """max_t d(t) / (e^{−βt} d(0)): ≤ 1 when the distances obey the contraction envelope 3.2.
+    """max over t > t[0] of d(t) / (e^{−β(t − t[0])} d(t[0])): ≤ 1 when the distances obey the envelope 3.2.
 
-    distances: (T,) or (T, P) (P pairs), t: (T,) increasing with t[0] the start; d(0) > 0.
+    distances: (T,) or (T, P) (P pairs), t: (T,) increasing, T ≥ 2, with t[0] the start; d(t[0]) > 0.
+    The start itself is left out: there the ratio is 1 by construction.
     """
     d = np.asarray(distances, dtype=np.float64)
     t = np.asarray(t, dtype=np.float64)
     if d.ndim == 1:
         d = d[:, None]
-    if d.ndim != 2 or d.shape[0] != t.shape[0] or t.ndim != 1:
-        raise ValueError(f"distances must be (T,) or (T, P) with T = len(t), got {d.shape} and {t.shape}")
+    if d.ndim != 2 or d.shape[0] != t.shape[0] or t.ndim != 1 or t.shape[0] < 2:
+        raise ValueError(f"distances must be (T,) or (T, P) with T = len(t) >= 2, got {d.shape} and {t.shape}")
     if np.any(d[0] <= 0):
         raise ValueError("initial distances must be positive")
-    return float(np.max(d / (d[0] * np.exp(-beta * (t - t[0]))[:, None])))
+    return float(np.max(d[1:] / (d[0] * np.exp(-beta * (t[1:] - t[0]))[:, None])))
 
 
 def growth(distances) -> float:
-    """max_t d(t)/d(0) for distances (T,) or (T, P): > 1 means some pair moved apart."""
+    """max over the times after the start of d(t)/d(0), for distances (T,) or (T, P), T ≥ 2: > 1 means some
+    pair moved apart (the start, where the ratio is 1 by construction, is left out)."""
     d = np.asarray(distances, dtype=np.float64)
     if d.ndim == 1:
         d = d[:, None]
+    if d.shape[0] < 2:
+        raise ValueError("need at least two times")
     if np.any(d[0] <= 0):
         raise ValueError("initial distances must be positive")
-    return float(np.max(d / d[0]))
+    return float(np.max(d[1:] / d[0]))

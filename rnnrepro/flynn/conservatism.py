@@ -7,6 +7,7 @@ import math
 from typing import Callable
 
 import numpy as np
+from scipy.optimize import brentq
 
 from rnnrepro.flynn.bounds import example1_recipe
 from rnnrepro.flynn.network import AdjointNetwork
@@ -46,6 +47,16 @@ def bisect_log(passes: Callable[[float], bool], lo: float, hi: float, iters: int
         else:
             hi = mid
     return lo
+
+
+def crossing_log(fun: Callable[[float], float], level: float, lo: float, hi: float, *, rtol: float = 1e-4) -> float:
+    """The τ in [lo, hi] where ``fun`` crosses ``level`` (fun(lo) ≤ level < fun(hi)), by Brent's method on
+    log τ, to a relative precision ``rtol`` (the bracket is checked, so the answer is a true crossing)."""
+    f_lo, f_hi = fun(lo), fun(hi)
+    if not (0 < lo < hi) or not (f_lo <= level < f_hi):
+        raise ValueError(f"[{lo:g}, {hi:g}] does not bracket the level {level}: values {f_lo:.4g}, {f_hi:.4g}")
+    root = brentq(lambda s: fun(math.exp(s)) - level, math.log(lo), math.log(hi), xtol=math.log1p(rtol), rtol=1e-15)
+    return math.exp(root)
 
 
 def grid_bracket(taus, values, level: float) -> tuple[float, float]:

@@ -1,8 +1,10 @@
-"""Example 3 (eqs. 7.3a–b): all connections trained, weights squashed, ω_ij = α_i tanh(w_ij).
+"""Example 3 (eqs. 7.3a–b and 7.4): all connections trained, weights squashed, ω_ij = α_i tanh(w_ij).
 
 ẋ_i = −x_i + σ(Σ_j ω_ij x_j + ρ_i) on a directed graph (mask[i, j] = 1 for an edge j → i, no self-loops).
 With |tanh| ≤ 1 the ∞-norm certificate −1 + L_σ' max_i α_i in(i) holds for every w. ``squash=False``
-is the same network trained on ω = w directly (no built-in bound). Loss g = ½ Σ_{i ∈ out} (x_i − t_i)².
+is the same network trained on ω = w directly (no built-in bound). ``source_gain=True`` is the variant
+7.4, ω_ij = α_j tanh(w_ij) (the gain of the source node j), certified in the 1-norm:
+−1 + L_σ' max_j α_j out(j). Loss g = ½ Σ_{i ∈ out} (x_i − t_i)².
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from rnnrepro.flynn.activations import L_DSIGMA, dsigma, sigma
+from rnnrepro.flynn.activations import L_DSIGMA, ddsigma, dsigma, sigma
 from rnnrepro.flynn.network import AdjointNetwork
 
 
@@ -24,6 +26,7 @@ class SquashedNet(AdjointNetwork):
     out: np.ndarray
     target: np.ndarray
     squash: bool = True
+    source_gain: bool = False
 
     @property
     def n(self) -> int:
@@ -33,14 +36,24 @@ class SquashedNet(AdjointNetwork):
     def w_shape(self) -> tuple[int, int]:
         return (self.n, self.n)
 
+    def _gains(self) -> np.ndarray:
+        """α of each connection (n, n): the target's α_i (7.3b) or the source's α_j (7.4)."""
+        return self.gain[None, :] if self.source_gain else self.gain[:, None]
+
     def omega(self, w) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
-        return self.mask * (self.gain[:, None] * np.tanh(w) if self.squash else w)
+        return self.mask * (self._gains() * np.tanh(w) if self.squash else w)
 
     def domega(self, w) -> np.ndarray:
         """∂ω_ij/∂w_ij (n, n)."""
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
-        return self.mask * (self.gain[:, None] * (1 - np.tanh(w) ** 2) if self.squash else 1.0)
+        return self.mask * (self._gains() * (1 - np.tanh(w) ** 2) if self.squash else 1.0)
+
+    def ddomega(self, w) -> np.ndarray:
+        """∂²ω_ij/∂w_ij² (n, n)."""
+        w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
+        th = np.tanh(w)
+        return self.mask * (self._gains() * (-2 * th * (1 - th ** 2)) if self.squash else 0.0)
 
     def f(self, x, w) -> np.ndarray:
         return -x + sigma(self.omega(w) @ x + self.rho)
@@ -72,9 +85,25 @@ class SquashedNet(AdjointNetwork):
         """Newton's default start σ(ρ)."""
         return sigma(self.rho)
 
-    def certificate(self, w) -> float:
-        """−1 + L_σ' ‖ω‖_∞: an upper bound on μ∞(D_x f) for every x (contracting when < 0)."""
-        return -1.0 + L_DSIGMA * float(np.abs(self.omega(w)).sum(axis=1).max())
+    def certificate(self, w, ord=np.inf) -> float:
+        """−1 + L_σ' ‖ω‖_ord (ord ∞: rows, 1: columns): an upper bound on μ_ord(D_x f) for every x."""
+        return -1.0 + L_DSIGMA * float(np.abs(self.omega(w)).sum(axis=1 if ord == np.inf else 0).max())
+
+    def second_derivatives(self, x, w):
+        """D²_{x,w} f (n, n, n·n) and D²_w f (n, n·n, n·n), with the product-rule terms: entries
+        (i, j, (i, r)) = σ''(u_i) ω_ij x_r ω'_ir + σ'(u_i) δ_jr ω'_ir and
+        ((i, k), (i, r)) = σ''(u_i) x_k x_r ω'_ik ω'_ir + σ'(u_i) x_k ω''_ik δ_kr."""
+        n, om, dom, ddom = self.n, self.omega(w), self.domega(w), self.ddomega(w)
+        u = om @ x + self.rho
+        s1, s2, i = dsigma(u), ddsigma(u), np.arange(n)
+        dxw = np.zeros((n, n, n, n))
+        dxw[i, :, i, :] = s2[:, None, None] * om[:, :, None] * (x[None, :] * dom)[:, None, :]
+        dxw[i[:, None], i[None, :], i[:, None], i[None, :]] += s1[:, None] * dom
+        dww = np.zeros((n, n, n, n, n))
+        xd = x[None, :] * dom
+        dww[i, i, :, i, :] = s2[:, None, None] * xd[:, :, None] * xd[:, None, :]
+        dww[i[:, None], i[:, None], i[None, :], i[:, None], i[None, :]] += s1[:, None] * x[None, :] * ddom
+        return dxw.reshape(n, n, n * n), dww.reshape(n, n * n, n * n)
 
 
 def table3_printed(net: SquashedNet, x, w):
@@ -86,6 +115,34 @@ def table3_printed(net: SquashedNet, x, w):
     J[np.arange(net.n), np.arange(net.n), :] = (dsigma(u)[:, None] * x[None, :] * net.gain[None, :]
                                                 * (1 - np.tanh(wm) ** 2) * net.mask)
     return dxf, J.reshape(net.n, -1)
+
+
+def table3_printed_second(net: SquashedNet, x, w):
+    """Table 3's second derivatives as printed (no product-rule terms; the source gain α_r of 7.4):
+    D²_{x,w} f (n, n, n·n) with (i, j, (i, r)) = σ''(u_i) ω_ij x_r α_r σ_H'(w_ir) and D²_w f (n, n·n, n·n)
+    with ((i, k), (i, r)) = σ''(u_i) x_k x_r α_k α_r σ_H'(w_ik) σ_H'(w_ir)."""
+    n, om = net.n, net.omega(w)
+    wm = np.asarray(w, dtype=np.float64).reshape(n, n)
+    xd = x[None, :] * net.gain[None, :] * (1 - np.tanh(wm) ** 2) * net.mask
+    s2, i = ddsigma(om @ x + net.rho), np.arange(n)
+    dxw, dww = np.zeros((n, n, n, n)), np.zeros((n, n, n, n, n))
+    dxw[i, :, i, :] = s2[:, None, None] * om[:, :, None] * xd[:, None, :]
+    dww[i, i, :, i, :] = s2[:, None, None] * xd[:, :, None] * xd[:, None, :]
+    return dxw.reshape(n, n, n * n), dww.reshape(n, n * n, n * n)
+
+
+def fd_second_derivatives(net: SquashedNet, x, w, eps: float = 1e-4):
+    """Central second differences of f itself: D²_{x,w} f (n, n, n·n) and D²_w f (n, n·n, n·n)
+    (error O(ε²) + round-off O(1e-16/ε²))."""
+    w = np.asarray(w, dtype=np.float64).ravel()
+    ex, ew = eps * np.eye(net.n), eps * np.eye(w.size)
+
+    def mixed(da, db, fa):
+        return (fa(da, db) - fa(da, -db) - fa(-da, db) + fa(-da, -db)) / (4 * eps ** 2)
+
+    dxw = np.stack([np.stack([mixed(a, b, lambda p, q: net.f(x + p, w + q)) for b in ew], axis=1) for a in ex], axis=1)
+    dww = np.stack([np.stack([mixed(a, b, lambda p, q: net.f(x, w + p + q)) for b in ew], axis=1) for a in ew], axis=1)
+    return dxw, dww
 
 
 def fd_jacobians(net: SquashedNet, x, w, eps: float = 1e-6):
@@ -100,3 +157,10 @@ def complete_graph(n: int) -> np.ndarray:
     """Mask of the complete directed graph without self-loops (in(i) = out(i) = n − 1)."""
     return 1.0 - np.eye(n)
 
+
+
+def sampled_measure_sup(net: SquashedNet, w, ord, count: int, rng: np.random.Generator, box: float = 5.0) -> float:
+    """max over ``count`` states x ~ U[−box, box]ⁿ of μ_ord(D_x f(x, w)) (ord 1, 2 or ∞)."""
+    from rnnrepro.core.matrix_measures import measure
+    X = rng.uniform(-box, box, (count, net.n))
+    return float(np.max(measure(np.stack([net.jac_x(x, w) for x in X]), ord)))

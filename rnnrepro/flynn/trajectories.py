@@ -69,3 +69,17 @@ def ball_samples(n: int, radius: float, count: int, rng: np.random.Generator, lo
     d = rng.standard_normal((count, n))
     d /= np.linalg.norm(d, axis=1, keepdims=True)
     return d * (radius * rng.uniform(lo, 1.0, count))[:, None]
+
+
+def leaky_exact(x0, y0, drive, target, t):
+    """Exact solution of ẋ = −x + s, ẏ = −y − (x − target) (the network with v = 0 and fixed w: s = σ(wρ)).
+
+    x0, y0 (P, n); drive s (n,); target (n,); t (T,) from 0. Returns X, Y (T, P, n):
+    x = s + (x0 − s)e^{−t}, y = e^{−t}y0 − (s − target)(1 − e^{−t}) − (x0 − s) t e^{−t}.
+    """
+    x0, y0 = np.atleast_2d(x0).astype(np.float64), np.atleast_2d(y0).astype(np.float64)
+    e = np.exp(-np.asarray(t, dtype=np.float64))[:, None, None]
+    tt = np.asarray(t, dtype=np.float64)[:, None, None]
+    X = drive + (x0 - drive) * e
+    Y = e * y0 - (drive - target) * (1 - e) - (x0 - drive) * tt * e
+    return X, Y
