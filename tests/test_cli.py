@@ -60,3 +60,60 @@ def test_last_ledger_prefers_out_then_the_newest(tmp_path):
     chapter = get_chapter("dynamics")
     assert cli.last_ledger(chapter, str(tmp_path)) == tmp_path / "dynamics.ledger.json"
     assert cli.last_ledger(chapter, None).name == "dynamics.ledger.json"
+
+
+def test_a_bad_chapter_is_refused_without_heavy_imports():
+    """`run nosuch` imports neither papermill, torch nor the ledger (issue 18 §4: well under a second)."""
+    heavy = "('papermill', 'torch', 'matplotlib', 'rnnrepro.book.ledger')"
+    code = ("import sys; from rnnrepro.book import cli; rc = cli.main(['run', 'nosuch']); "
+            f"print(rc, sorted(m for m in {heavy} if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.stdout.split("\n")[0] == "2 []", res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("key", list(all_chapters()))
+def test_params_lists_every_parameter_with_profiles_and_range(key, capsys):
+    chapter = get_chapter(key)
+    assert cli.main(["params", key]) == 0
+    out = capsys.readouterr().out
+    for p in chapter.params:
+        line = next(line for line in out.splitlines() if line.split()[:1] == [p.name])
+        assert repr(p.fast) in line and repr(p.full) in line and p.describe() in line and p.help in line
+
+
+def test_list_shows_the_last_runs_parameters(tmp_path, capsys):
+    (tmp_path / "dynamics.ledger.json").write_text(
+        '{"profile": "fast", "counts": {"reproduced": 1}, "integrity_checks": 0, "created_utc": "2026-01-01", '
+        '"parameters": {"profile": "fast", "seed": 3, "n_hidden": 16}}')
+    assert cli.main(["list", "--out", str(tmp_path)]) == 0
+    assert "last run's parameters (* = not the profile's value): seed=3* n_hidden=16" in capsys.readouterr().out
+
+
+def test_list_into_a_closed_pipe_ends_quietly():
+    """`python -m rnnrepro list | head -1`: no BrokenPipe traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "rnnrepro", "list"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and "Traceback" not in err, err
+
+
+def test_a_data_chapter_without_data_fails_at_once_naming_folder_and_command(tmp_path):
+    """`run miller` with an empty data folder: one error line within seconds, before any kernel."""
+    import os
+    import time
+
+    key = next(k for k, ch in all_chapters().items() if ch.data)
+    env = dict(os.environ, RNNREPRO_DATA=str(tmp_path))
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", key, "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert time.perf_counter() - t0 < 5 and res.returncode == 2, res.stderr
+    err = res.stderr.strip()
+    assert err.count("\n") == 0 and str(tmp_path) in err and ".venv/bin/python -m rnnrepro fetch-data" in err
+    assert not (tmp_path / "out" / f"{key}.ipynb").exists()
+
+
+def test_kernels_use_ipc_not_tcp():
+    assert cli.ipc_kernel_manager()().transport == "ipc"

@@ -26,8 +26,34 @@ def test_hash_mismatch(root):
 
 
 def test_missing_file(root):
-    with pytest.raises(DataError, match="is missing: put the file there or point RNNREPRO_DATA"):
+    with pytest.raises(DataError, match=f"set/b.txt is missing from {root / 'set'}: run `{data.FETCH_COMMAND}`"):
         data.data_file("set/b.txt", sha256="0" * 64)
+
+
+def test_check_files_names_the_folder_and_the_command(root, tmp_path, monkeypatch):
+    data.check_files([])
+    data.check_files(["set/a.txt"])                     # no known hash: presence only
+    with pytest.raises(DataError, match=rf"chapter x needs set/b.txt, not found in {root}: run `{data.FETCH_COMMAND}`"):
+        data.check_files(["set/a.txt", "set/b.txt"], who="chapter x")
+    monkeypatch.setenv(data.DATA_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(DataError, match=f"{tmp_path / 'nowhere'} does not exist: run `{data.FETCH_COMMAND}`"):
+        data.check_files(["set/a.txt"])
+
+
+def test_check_files_checks_known_hashes(root, monkeypatch):
+    monkeypatch.setitem(data.KNOWN_SHA256, "set/a.txt", "0" * 64)
+    with pytest.raises(DataError, match=f"corrupted .* run `{data.FETCH_COMMAND}`"):
+        data.check_files(["set/a.txt"])
+
+
+def test_session_start_checks_a_chapters_data_first(tmp_path, monkeypatch):
+    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.session import start
+
+    key = next(k for k, ch in all_chapters().items() if ch.data)
+    monkeypatch.setenv(data.DATA_ENV, str(tmp_path))
+    with pytest.raises(DataError, match=f"chapter {key} needs .* not found in {tmp_path}: run"):
+        start(key)
 
 
 def test_unknown_hash_refused(root):
@@ -64,7 +90,7 @@ def test_default_root_is_shared_data_or_the_user_folder(monkeypatch, tmp_path):
         assert data.data_root() == shared
     monkeypatch.setattr(data, "REPO", tmp_path / "checkout")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    with pytest.raises(DataError, match="run `python -m rnnrepro fetch-data`"):
+    with pytest.raises(DataError, match=f"run `{data.FETCH_COMMAND}`"):
         data.data_root()
     (tmp_path / "xdg" / "rnnrepro").mkdir(parents=True)
     assert data.data_root() == tmp_path / "xdg" / "rnnrepro"

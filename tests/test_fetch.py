@@ -52,12 +52,20 @@ def test_a_wrong_training_split_is_refused(served, tmp_path, monkeypatch):
         fetch.fetch_wikitext2(tmp_path / "data", url, progress=False)
 
 
-def test_offline_is_one_clear_error(tmp_path):
+def test_offline_is_one_clear_error_and_leaves_no_empty_folder(tmp_path):
     with socket.socket() as sock:          # a port where nothing listens
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    with pytest.raises(DataError, match="could not download .*are you offline"):
-        fetch.fetch_wikitext2(tmp_path / "data", f"http://127.0.0.1:{port}", progress=False)
+    with pytest.raises(DataError, match="could not download .*are you offline.*rnnrepro fetch-data"):
+        fetch.fetch_wikitext2(tmp_path / "data" / "rnnrepro", f"http://127.0.0.1:{port}", progress=False)
+    assert list(tmp_path.iterdir()) == []     # neither data/rnnrepro/wikitext-2 nor its parents are left
+
+
+def test_a_failed_fetch_keeps_folders_it_did_not_create(tmp_path):
+    (tmp_path / "data").mkdir()
+    with pytest.raises(DataError):
+        fetch.fetch_wikitext2(tmp_path / "data", "http://127.0.0.1:9", progress=False)
+    assert (tmp_path / "data").is_dir() and not (tmp_path / "data" / "wikitext-2").exists()
     assert not list((tmp_path / "data" / "wikitext-2").glob("*.part"))
 
 

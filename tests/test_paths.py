@@ -18,3 +18,13 @@ def test_toc_files_in_order():
     assert files[0] == "book/intro"
     assert files.index("book/chapters/dynamics") < files.index("book/scorecard")
     assert len(files) == len(set(files))
+
+
+def test_last_ledgers_are_found_without_the_command_line():
+    from rnnrepro.book.chapters import get_chapter
+
+    chapter = get_chapter("dynamics")
+    cli_out, build = paths.ledger_paths(chapter)
+    assert cli_out == paths.DEFAULT_OUT / "dynamics.ledger.json"
+    assert build.parent == paths.REPO / "_build" / "jupyter_execute" / "book" / "chapters"
+    assert paths.last_ledger(chapter) in (cli_out, build)

@@ -42,7 +42,8 @@ def test_training_split_is_checked(monkeypatch, tmp_path):
     monkeypatch.setenv("RNNREPRO_DATA", str(tmp_path))
     (tmp_path / "wikitext-2").mkdir()
     assert not wikitext.training_split_available()
-    with pytest.raises(DataError, match="training split is not at"):
+    with pytest.raises(DataError, match=r"training split is not in .*wikitext-2: run `\.venv/bin/python -m rnnrepro "
+                                         "fetch-data`"):
         wikitext.tokens("train")
     (tmp_path / "wikitext-2" / "train.txt").write_text("a b c\n")
     assert wikitext.training_split_available()

@@ -1,9 +1,13 @@
 """How to cite a chapter (or one claim of it): BibTeX and plain text, from one source of metadata.
 
-The book's title, authors, version and web address come from ``CITATION.cff``; the chapter's title
-and the bibliography keys of the paper(s) it replicates from its registry entry
-(:class:`~rnnrepro.book.profiles.Chapter`); the commit from git. The chapter pages (through
-:meth:`rnnrepro.book.ledger.Ledger.finish`) and ``python -m rnnrepro cite`` print the same text.
+The book's title, authors, version and public address come from ``CITATION.cff`` (its ``url`` is the
+one setting of the book's public address: until it is set, a reference says the book is unpublished
+and cites version and commit only; ``_config.yml`` shows the repository and issue buttons only when
+it is set, tests/test_cite.py keeps the two in step); the chapter's title is its page heading; the
+bibliography keys of the paper(s) it replicates come from its registry entry
+(:class:`~rnnrepro.book.profiles.Chapter`); the commit from git; the profile from the run. The chapter
+pages (through :meth:`rnnrepro.book.ledger.Ledger.finish`) and ``python -m rnnrepro cite`` print the
+same text. Every BibTeX field is escaped (:func:`bibtex_escape`), so that LaTeX reads it as written.
 """
 
 from __future__ import annotations
@@ -15,23 +19,52 @@ from functools import lru_cache
 
 from rnnrepro.book.chapters import get_chapter
 from rnnrepro.book.errors import ConfigError
-from rnnrepro.book.paths import REPO
+from rnnrepro.book.paths import REPO, ledger_paths
 from rnnrepro.book.profiles import Chapter
 
 FORMATS = ("bibtex", "text")
 BIBFILE = REPO / "book" / "references.bib"
+#: Addresses that stand for "not set yet" (the template's placeholders).
+PLACEHOLDER_URLS = ("", "https://rnnrepro.github.io/rnnrepro", "https://github.com/rnnrepro/rnnrepro")
+#: LaTeX's special characters in a BibTeX field, and what stands for each.
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
 @lru_cache(maxsize=1)
 def book_metadata() -> dict:
-    """``{"title", "authors", "version", "year", "url", "repository"}`` from ``CITATION.cff``."""
+    """``{"title", "authors", "version", "year", "url", "repository"}`` from ``CITATION.cff``;
+    ``url`` and ``repository`` are None while the public address is not set (absent or a placeholder)."""
     import yaml
 
     cff = yaml.safe_load((REPO / "CITATION.cff").read_text())
     authors = [a.get("name") or f"{a['family-names']}, {a['given-names']}" for a in cff["authors"]]
+
+    def address(name):
+        value = str(cff.get(name) or "").rstrip("/")
+        return None if value in PLACEHOLDER_URLS else value
+
     return {"title": cff["title"], "authors": authors, "version": str(cff["version"]),
-            "year": str(cff["date-released"])[:4], "url": cff["url"].rstrip("/"),
-            "repository": cff["repository-code"]}
+            "year": str(cff["date-released"])[:4], "url": address("url"), "repository": address("repository-code")}
+
+
+def published() -> bool:
+    """Whether the book's public address is set (``url`` in ``CITATION.cff``)."""
+    return book_metadata()["url"] is not None
+
+
+def bibtex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (``&`` → ``\\&``, ``_`` → ``\\_`` …), for a BibTeX field."""
+    return "".join(_LATEX.get(ch, ch) for ch in text)
+
+
+def page_title(chapter: Chapter | str) -> str:
+    """The chapter's page heading (the first ``# `` line of its notebook): the title a reference gives."""
+    chapter = _chapter(chapter)
+    for line in (REPO / chapter.notebook).read_text().splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return chapter.title
 
 
 def build_commit() -> str:
@@ -53,9 +86,12 @@ def _chapter(chapter: Chapter | str) -> Chapter:
     return chapter if isinstance(chapter, Chapter) else get_chapter(chapter)
 
 
-def chapter_url(chapter: Chapter | str, claim: str | None = None) -> str:
-    """The web address of the chapter's page, with ``#claim`` (the claim's anchor) when given."""
+def chapter_url(chapter: Chapter | str, claim: str | None = None) -> str | None:
+    """The web address of the chapter's page, with ``#claim`` (the claim's anchor) when given; None
+    while the book's public address is not set."""
     chapter = _chapter(chapter)
+    if not published():
+        return None
     url = f"{book_metadata()['url']}/{chapter.notebook.removesuffix('.md')}.html"
     return f"{url}#{claim}" if claim else url
 
@@ -65,8 +101,6 @@ def claim_ids(key: str) -> list[str]:
     (``"<key>.<item>.<name>"``) and those in the ledgers of its last runs (book build, CLI)."""
     chapter = get_chapter(key)
     ids = set(re.findall(rf'"({re.escape(key)}\.[a-z0-9_]+\.[a-z0-9_]+)"', (REPO / chapter.notebook).read_text()))
-    from rnnrepro.book.cli import ledger_paths
-
     for path in ledger_paths(chapter):
         if path.is_file():
             ledger = json.loads(path.read_text())
@@ -74,34 +108,56 @@ def claim_ids(key: str) -> list[str]:
     return sorted(ids)
 
 
-def check_claim(key: str, claim: str | None) -> None:
-    """Raise ConfigError when ``claim`` is given and is not an id of chapter ``key``."""
-    if claim is not None and claim not in claim_ids(key):
-        raise ConfigError(f"chapter {key} has no claim {claim!r}: claim ids look like {key}.<item>.<name> "
-                          f"(see the claims table at the end of the chapter, or its ledger JSON)")
+def check_claim(key: str, claim: str | None) -> str | None:
+    """The full id (``<key>.<item>.<name>``) of ``claim``, given in full or as the page shows it
+    (``<item>.<name>``); None for None; ConfigError when it is not an id of chapter ``key``."""
+    if claim is None:
+        return None
+    full = claim if claim.startswith(f"{key}.") else f"{key}.{claim}"
+    if full not in claim_ids(key):
+        raise ConfigError(f"chapter {key} has no claim {claim!r}: claim ids look like <item>.<name> or "
+                          f"{key}.<item>.<name> (see the claims table of the chapter, or its ledger JSON)")
+    return full
 
 
-def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str | None = None) -> str:
-    """A BibTeX ``@incollection`` entry for the chapter (its claim in ``note`` when given)."""
+def _note(meta: dict, commit: str, profile: str, claim: str | None) -> str:
+    state = "" if published() else "unpublished; "
+    return (f"{state}version {meta['version']}, commit {commit}, numbers from the {profile} profile"
+            + (f"; claim {claim}" if claim else ""))
+
+
+def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
+                   profile: str = "fast") -> str:
+    """A BibTeX ``@incollection`` entry for the chapter: its page heading as title, version, commit
+    and profile (and the claim, when given) in ``note``, every field escaped; ``url`` only once the
+    book's public address is set."""
     meta, chapter = book_metadata(), _chapter(chapter)
-    check_claim(chapter.key, claim)
+    claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
-    note = f"Version {meta['version']}, commit {commit}" + (f"; claim {claim}" if claim else "")
-    fields = {"author": " and ".join(_braced(a) for a in meta["authors"]), "title": chapter.title,
-              "booktitle": meta["title"], "year": meta["year"], "version": meta["version"],
-              "note": note, "url": chapter_url(chapter, claim)}
+    fields = {"author": " and ".join(_braced(bibtex_escape(a)) for a in meta["authors"]),
+              "title": "{" + bibtex_escape(page_title(chapter)) + "}",   # braced: case kept
+              "booktitle": bibtex_escape(meta["title"]),
+              "publisher": _braced(bibtex_escape(" and ".join(meta["authors"]))),   # self-published
+              "year": bibtex_escape(meta["year"]), "version": bibtex_escape(meta["version"]),
+              "note": bibtex_escape(_note(meta, commit, profile, claim))}
+    url = chapter_url(chapter, claim)
+    if url:
+        fields["url"] = url     # read verbatim by biblatex and \url{}: not escaped
     body = ",\n".join(f"  {name:9s} = {{{value}}}" for name, value in fields.items())
     return f"@incollection{{rnnrepro-{chapter.key},\n{body}\n}}"
 
 
-def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str | None = None) -> str:
-    """A plain-text reference for the chapter (and the claim, when given)."""
+def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
+                 profile: str = "fast") -> str:
+    """A plain-text reference for the chapter (and the claim, when given), naming the profile."""
     meta, chapter = book_metadata(), _chapter(chapter)
-    check_claim(chapter.key, claim)
+    claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
     where = f", claim {claim}" if claim else ""
-    return (f"{' and '.join(meta['authors'])} ({meta['year']}). {chapter.title}{where}. In: {meta['title']}, "
-            f"version {meta['version']} (commit {commit}). {chapter_url(chapter, claim)}")
+    url = chapter_url(chapter, claim)
+    tail = f" {url}" if url else " Not yet published at a public address: cite the version and commit."
+    return (f"{' and '.join(meta['authors'])} ({meta['year']}). {page_title(chapter)}{where}. In: {meta['title']}, "
+            f"version {meta['version']} (commit {commit}; numbers from the {profile} profile).{tail}")
 
 
 def paper_references(chapter: Chapter | str) -> list[str]:
@@ -122,11 +178,15 @@ def paper_references(chapter: Chapter | str) -> list[str]:
     return [entry.text.render_as("text") for entry in formatted]
 
 
-def reference(key: str, claim: str | None = None, fmt: str = "bibtex") -> str:
-    """The chapter's reference in ``fmt`` (one of :data:`FORMATS`), for the CLI."""
+def reference(key: str, claim: str | None = None, fmt: str = "bibtex", profile: str = "fast") -> str:
+    """The chapter's reference in ``fmt`` (one of :data:`FORMATS`) for numbers of ``profile``, for the CLI."""
+    from rnnrepro.book.profiles import check_profile
+
     if fmt not in FORMATS:
         raise ConfigError(f"unknown format {fmt!r}: valid formats are {', '.join(FORMATS)}")
-    return chapter_bibtex(key, claim) if fmt == "bibtex" else chapter_text(key, claim)
+    check_profile(profile)
+    make = chapter_bibtex if fmt == "bibtex" else chapter_text
+    return make(key, claim, profile=profile)
 
 
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
@@ -134,14 +194,16 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.site.sphinxext.downloads`)."""
     meta, commit, chapter = book_metadata(), build_commit(), _chapter(chapter)
     key = chapter.key
+    link = (f"Link to one claim with `{chapter_url(chapter)}#<claim id>`; " if published() else
+            "This book is not yet published at a public address: cite it by version and commit. ")
     lines = ["**Cite this chapter.**", "",
              f"Built from rnnrepro version {meta['version']}, commit `{commit}`; the numbers on this page "
              f"come from the `{profile}` profile (a number from `fast` is not a number from `full`). "
              f"Data of this page: <a href=\"{key}.ledger.json\">claims ledger (JSON)</a>, "
-             f"<a href=\"{key}.figures.zip\">figure data (npz)</a>. Link to one claim with "
-             f"`{chapter_url(chapter)}#<claim id>`; `python -m rnnrepro cite {key} --claim <id>` prints its "
-             "reference.", "", chapter_text(chapter, commit=commit), "", "```bibtex",
-             chapter_bibtex(chapter, commit=commit), "```"]
+             f"<a href=\"{key}.figures.zip\">figure data (npz)</a>. {link}"
+             f"`python -m rnnrepro cite {key} --claim <id>` prints one claim's reference.", "",
+             chapter_text(chapter, commit=commit, profile=profile), "", "```bibtex",
+             chapter_bibtex(chapter, commit=commit, profile=profile), "```"]
     papers = paper_references(chapter)
     if papers:
         lines += ["", "Please cite the replicated paper as well:", ""] + [f"- {p}" for p in papers]

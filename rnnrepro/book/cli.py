@@ -1,5 +1,9 @@
-"""Command line: ``python -m rnnrepro list``, ``python -m rnnrepro run CHAPTER`` and
-``python -m rnnrepro cite CHAPTER``."""
+"""Command line: ``python -m rnnrepro list``, ``run CHAPTER``, ``params CHAPTER``, ``cite CHAPTER``,
+``fetch-data``, ``sensitivity CHAPTER`` and ``ship-full CHAPTER``.
+
+Only light modules are imported at start (the chapter registry, the profiles, the paths); papermill,
+torch, the ledger and the citations are imported by the subcommand that needs them, so that a bad
+argument is refused in a fraction of a second."""
 
 from __future__ import annotations
 
@@ -12,11 +16,8 @@ from pathlib import Path
 
 from rnnrepro.book.chapters import all_chapters, get_chapter
 from rnnrepro.book.errors import ConfigError, RnnreproError
-from rnnrepro.book.ledger import counts_line
-from rnnrepro.book.paths import OUT_ENV, REPO
+from rnnrepro.book.paths import DEFAULT_OUT, OUT_ENV, REPO, last_ledger, ledger_paths  # noqa: F401 (re-exported)
 from rnnrepro.book.profiles import PROFILES, check_profile
-
-DEFAULT_OUT = REPO / "_build" / "runs"
 
 
 def parse_overrides(chapter, pairs) -> dict:
@@ -35,12 +36,12 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included); the failure is
     then recorded in ``<out>/<key>.failed.txt`` (what ``list`` shows) until the next successful run.
     """
-    import jupytext
-    import papermill
-
     chapter = get_chapter(key)
     check_profile(profile)
     chapter.resolve(profile, overrides)  # fail before starting a kernel
+    check_chapter_data(chapter)
+    import jupytext
+    import papermill
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     ledger_path, failed_path = out / f"{key}.ledger.json", out / f"{key}.failed.txt"
@@ -54,7 +55,8 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
             jupytext.read(source), str(out / f"{key}.ipynb"),
             parameters={"profile": profile, "overrides": dict(overrides or {})},
             cwd=str(source.parent), kernel_name="python3", log_output=False,
-            progress_bar=sys.stderr.isatty() if progress is None else progress)
+            progress_bar=sys.stderr.isatty() if progress is None else progress,
+            kernel_manager_class=ipc_kernel_manager())
     except papermill.PapermillExecutionError as exc:
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
@@ -70,43 +72,88 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     return json.loads(ledger_path.read_text())
 
 
+def check_chapter_data(chapter) -> None:
+    """Raise DataError (naming the folder and ``fetch-data``) unless the chapter's data files are there."""
+    if chapter.data:
+        from rnnrepro.data import check_files
+
+        check_files(chapter.data, who=f"chapter {chapter.key}")
+
+
+def ipc_kernel_manager():
+    """A kernel manager whose kernel talks over local IPC sockets, not TCP: nothing is sent over the
+    network, and ipykernel has no reason to warn about TCP without encryption."""
+    from jupyter_client import AsyncKernelManager
+
+    class IPCKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(transport="ipc", **kwargs)
+
+    return IPCKernelManager
+
+
 def ledger_status(path: Path) -> str:
     """Status of a chapter's last run from its ledger file: counts per status, 'FAILED …' (the
     ``<key>.failed.txt`` beside it), or 'not run'."""
     failed = path.with_name(path.name.replace(".ledger.json", ".failed.txt"))
     if not path.is_file():
         return f"FAILED {failed.read_text().strip()}" if failed.is_file() else "not run"
+    from rnnrepro.book.ledger import counts_line
+
     ledger = json.loads(path.read_text())
     return f"{ledger['profile']}: {counts_line(ledger)} ({ledger['created_utc']})"
 
 
-def last_ledger(chapter, out: str | None) -> Path:
-    """The chapter's ledger in ``out``, or else the newer of the CLI's and the book build's."""
-    if out is not None:
-        return Path(out) / f"{chapter.key}.ledger.json"
-    return max(ledger_paths(chapter), key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)
-
-
-def ledger_paths(chapter) -> list[Path]:
-    """Where a chapter's last ledgers are: the CLI's default output and the book build's."""
-    return [DEFAULT_OUT / f"{chapter.key}.ledger.json",
-            REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent / f"{chapter.key}.ledger.json"]
+def run_parameters(chapter, path: Path) -> str:
+    """The parameters of the run whose ledger is ``path``, those differing from its profile marked
+    ``*``, e.g. ``seed=3* n_hidden=16 …``; empty when there is no ledger."""
+    if not path.is_file():
+        return ""
+    ledger = json.loads(path.read_text())
+    params = dict(ledger.get("parameters", {}))
+    profile = params.pop("profile", ledger.get("profile", "fast"))
+    names = {p.name: p for p in chapter.params}
+    return " ".join(f"{name}={value}" + ("*" if name in names and profile in PROFILES
+                                           and getattr(names[name], profile) != value else "")
+                    for name, value in params.items())
 
 
 def _cmd_list(args) -> int:
     for chapter in all_chapters().values():
-        status = ledger_status(last_ledger(chapter, args.out))
+        path = last_ledger(chapter, args.out)
+        status, params = ledger_status(path), run_parameters(chapter, path)
         print(f"{chapter.key:10s} {chapter.title}\n{'':10s} profiles: {', '.join(PROFILES)}; "
-              f"{len(chapter.params)} parameters; last run: {status}")
+              f"{len(chapter.params)} parameters (`params {chapter.key}`); "
+              f"data: {', '.join(chapter.data) or 'none'}; last run: {status}")
+        if params:
+            print(f"{'':10s} last run's parameters (* = not the profile's value): {params}")
+    return 0
+
+
+def params_table(chapter) -> str:
+    """The chapter's parameters: name, meaning, value in each profile and valid range, one per line."""
+    rows = [("name", *PROFILES, "valid values", "meaning")]
+    rows += [(p.name, *(repr(getattr(p, prof)) for prof in PROFILES), p.describe(), p.help) for p in chapter.params]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1] for row in rows]
+    head = (f"{chapter.key}: {chapter.title}\n"
+            f"override one with `python -m rnnrepro run {chapter.key} --profile PROFILE -p NAME VALUE`")
+    return head + "\n\n" + "\n".join(line.rstrip() for line in lines)
+
+
+def _cmd_params(args) -> int:
+    print(params_table(get_chapter(args.chapter)))
     return 0
 
 
 def _cmd_run(args) -> int:
-    import papermill
-
     chapter = get_chapter(args.chapter)
     check_profile(args.profile)
     overrides = parse_overrides(chapter, args.param)
+    check_chapter_data(chapter)
+    import papermill
+
+    from rnnrepro.book.ledger import counts_line
     print(f"running {chapter.key} ({chapter.notebook}) with profile {args.profile}"
           + (f" and {overrides}" if overrides else "") + f" → {args.out}", flush=True)
     t0 = time.perf_counter()
@@ -127,7 +174,7 @@ def _cmd_run(args) -> int:
 def _cmd_cite(args) -> int:
     from rnnrepro.book.cite import reference
 
-    print(reference(get_chapter(args.chapter).key, args.claim, args.format))
+    print(reference(get_chapter(args.chapter).key, args.claim, args.format, args.profile))
     return 0
 
 
@@ -177,7 +224,7 @@ def _cmd_sensitivity(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,cite,sensitivity,ship-full,fetch-data}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,params,cite,sensitivity,ship-full,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -189,10 +236,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="override one parameter (repeatable)")
     p_run.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default: _build/runs)")
     p_run.set_defaults(func=_cmd_run)
+    p_params = sub.add_parser("params", help="a chapter's parameters: meaning, value in each profile, valid range")
+    p_params.add_argument("chapter", help="chapter key (see `list`)")
+    p_params.set_defaults(func=_cmd_params)
     p_cite = sub.add_parser("cite", help="print how to cite a chapter, or one claim of it")
     p_cite.add_argument("chapter", help="chapter key (see `list`)")
-    p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, e.g. ribeiro.fig1.band_upper_edge")
+    p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, as the page shows it "
+                                                      "(fig1.band_upper_edge) or in full (ribeiro.fig1.band_upper_edge)")
     p_cite.add_argument("--format", default="bibtex", help="bibtex (default) or text")
+    p_cite.add_argument("--profile", default="fast", help="the profile the cited numbers come from (default: fast)")
     p_cite.set_defaults(func=_cmd_cite)
     p_sens = sub.add_parser("sensitivity", help="perturb each numerical helper of a chapter by 10 %% and check "
                                                  "that a paper claim fails (slow: one chapter run per helper)")
@@ -221,3 +273,7 @@ def main(argv=None) -> int:
     except (ConfigError, RnnreproError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:            # `python -m rnnrepro list | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())   # no second BrokenPipeError when Python flushes stdout
+        return 0

@@ -1,4 +1,5 @@
-"""Where things are: the repository, the book's table of contents and the output folder."""
+"""Where things are: the repository, the book's table of contents, the output folders and the last
+ledgers of a chapter (imported by the command line, the ledger and the citations: nothing heavy here)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 OUT_ENV = "RNNREPRO_OUT"
+#: Where ``python -m rnnrepro run`` writes by default.
+DEFAULT_OUT = REPO / "_build" / "runs"
 
 
 def output_dir(notebook: str) -> Path:
@@ -37,3 +40,16 @@ def toc_files() -> list[str]:
 
     walk(toc.get("parts") or [{"chapters": toc.get("chapters")}])
     return list(dict.fromkeys(files))
+
+
+def ledger_paths(chapter) -> list[Path]:
+    """Where a chapter's last ledgers are: the CLI's default output and the book build's."""
+    return [DEFAULT_OUT / f"{chapter.key}.ledger.json",
+            REPO / "_build" / "jupyter_execute" / Path(chapter.notebook).parent / f"{chapter.key}.ledger.json"]
+
+
+def last_ledger(chapter, out: str | None = None) -> Path:
+    """The chapter's ledger in ``out``, or else the newer of the CLI's and the book build's."""
+    if out is not None:
+        return Path(out) / f"{chapter.key}.ledger.json"
+    return max(ledger_paths(chapter), key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)

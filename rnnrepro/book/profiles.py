@@ -86,7 +86,8 @@ class Chapter:
     """A chapter of the book: its key, title, paper, notebook path, parameters, the bibliography
     keys (``book/references.bib``) of the paper(s) it replicates, and the numerical helpers its
     claims rest on (``"package.module:function"``; each perturbed by 10 % must fail a paper claim:
-    :mod:`rnnrepro.book.sensitivity`)."""
+    :mod:`rnnrepro.book.sensitivity`), and the data files it reads (paths under the data root,
+    e.g. ``"wikitext-2/valid.txt"``: checked before anything runs, :func:`rnnrepro.data.check_files`)."""
 
     key: str
     title: str
@@ -95,6 +96,7 @@ class Chapter:
     params: tuple[Param, ...] = field(default_factory=tuple)
     cites: tuple[str, ...] = ()
     helpers: tuple[str, ...] = ()
+    data: tuple[str, ...] = ()
 
     def __post_init__(self):
         names = [p.name for p in self.params]

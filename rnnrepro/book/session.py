@@ -14,6 +14,7 @@ from rnnrepro.book.ledger import Ledger
 from rnnrepro.book.plotting import use_book_style
 from rnnrepro.book.profiles import Chapter
 from rnnrepro.book.sensitivity import apply_from_env
+from rnnrepro.data import check_files
 
 
 @dataclass
@@ -31,10 +32,12 @@ def start(key: str, profile: str = "fast", overrides: Mapping[str, Any] | None =
     """Validate the chapter's parameters, seed everything, apply the book style, open a ledger.
 
     The seed is the chapter's ``seed`` parameter when it has one, else 0. Raises
-    :class:`~rnnrepro.book.errors.ConfigError` for an unknown chapter, profile or parameter.
+    :class:`~rnnrepro.book.errors.ConfigError` for an unknown chapter, profile or parameter, and
+    :class:`~rnnrepro.book.errors.DataError` when a data file of ``chapter.data`` is missing.
     """
     chapter = get_chapter(key)
     p = chapter.resolve(profile, overrides)
+    check_files(chapter.data, who=f"chapter {chapter.key}")   # fail in a second, not after minutes
     apply_from_env()   # a sensitivity run: one numerical helper perturbed (rnnrepro.book.sensitivity)
     seed = getattr(p, "seed", 0)
     rng = seed_everything(seed, float64=float64)

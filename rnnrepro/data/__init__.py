@@ -17,6 +17,8 @@ from rnnrepro.book.errors import DataError
 from rnnrepro.book.paths import REPO
 
 DATA_ENV = "RNNREPRO_DATA"
+#: The command that puts the data in place; every data error names it.
+FETCH_COMMAND = ".venv/bin/python -m rnnrepro fetch-data"
 
 #: sha256 of every data file the book reads, by path relative to the data root.
 KNOWN_SHA256 = {
@@ -36,8 +38,8 @@ def data_root() -> Path:
     shared = REPO.parent / "shared" / "data"
     root = Path(os.environ.get(DATA_ENV) or (shared if shared.is_dir() else user_data_dir()))
     if not root.is_dir():
-        raise DataError(f"data root {root} does not exist: run `python -m rnnrepro fetch-data` (downloads "
-                        f"WikiText-2 there), or set {DATA_ENV} to the folder that holds wikitext-2/ (README, 'Data')")
+        raise DataError(f"data folder {root} does not exist: run `{FETCH_COMMAND}` (downloads WikiText-2 "
+                        f"there), or set {DATA_ENV} to the folder that holds wikitext-2/ (README, 'Data')")
     return root
 
 
@@ -60,10 +62,33 @@ def data_file(relpath: str, sha256: str | None = None) -> Path:
         raise DataError(f"no sha256 is known for {relpath!r}: add it to rnnrepro.data.KNOWN_SHA256")
     path = data_root() / relpath
     if not path.is_file():
-        raise DataError(f"data file {path} is missing: put the file there or point {DATA_ENV} at a "
-                        f"folder that holds {relpath}")
+        raise DataError(f"data file {relpath} is missing from {path.parent}: run `{FETCH_COMMAND}` (downloads "
+                        f"it there), or point {DATA_ENV} at a folder that holds {relpath}")
     actual = sha256_file(path)
     if actual != expected:
         raise DataError(f"data file {path} is corrupted or a different version (sha256 {actual[:12]}…, "
-                        f"expected {expected[:12]}…): replace it with the original file")
+                        f"expected {expected[:12]}…): delete it and run `{FETCH_COMMAND}`")
     return path
+
+
+def check_files(relpaths, *, who: str = "this chapter") -> None:
+    """Raise one DataError naming the folder looked in and :data:`FETCH_COMMAND` unless every file of
+    ``relpaths`` (paths under the data root) is there with its known sha256 (checked when one is known).
+
+    Called by ``python -m rnnrepro run`` and :func:`rnnrepro.book.session.start` with a chapter's
+    ``Chapter.data``, before anything is executed (a few milliseconds for WikiText-2's two small splits).
+    """
+    relpaths = list(relpaths)
+    if not relpaths:
+        return
+    try:
+        root = data_root()
+    except DataError as exc:
+        raise DataError(f"{who} needs {', '.join(relpaths)}; {exc}") from None
+    missing = [rel for rel in relpaths if not (root / rel).is_file()]
+    if missing:
+        raise DataError(f"{who} needs {', '.join(missing)}, not found in {root}: run `{FETCH_COMMAND}` "
+                        f"(downloads WikiText-2 there), or set {DATA_ENV} to a folder that holds them")
+    for rel in relpaths:
+        if rel in KNOWN_SHA256:
+            data_file(rel)

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from rnnrepro.data import KNOWN_SHA256, sha256_file, user_data_dir
+from rnnrepro.data import FETCH_COMMAND, KNOWN_SHA256, sha256_file, user_data_dir
 from rnnrepro.book.errors import DataError
 
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com/pytorch/examples/main/word_language_model/data/wikitext-2"
@@ -52,7 +52,7 @@ def download(url: str, path: Path, progress: bool, timeout: float = 60.0) -> Non
     except (urllib.error.URLError, OSError) as exc:
         part.unlink(missing_ok=True)
         raise DataError(f"could not download {url} ({getattr(exc, 'reason', exc)}): are you offline? "
-                        f"Put the file at {path} by hand, or try again with a network") from None
+                        f"Put the file at {path} by hand, or run `{FETCH_COMMAND}` again with a network") from None
     part.replace(path)
 
 
@@ -61,12 +61,26 @@ def fetch_wikitext2(dest: Path | None = None, base_url: str = DEFAULT_BASE_URL,
     """Fetch and check the three splits into ``<dest>/wikitext-2/``; return ``{split: what happened}``.
 
     ``dest`` defaults to ``$RNNREPRO_DATA`` or else :func:`rnnrepro.data.user_data_dir`. A file that
-    fails its check is deleted and raises DataError, as does a failed download.
+    fails its check is deleted and raises DataError, as does a failed download; the folders this call
+    created are then removed again when they are empty (no empty data folder is left behind).
     """
     dest = Path(dest or os.environ.get("RNNREPRO_DATA") or user_data_dir())
     folder = dest / "wikitext-2"
+    created = [d for d in (folder, *folder.parents) if not d.exists()]
     folder.mkdir(parents=True, exist_ok=True)
-    progress = sys.stderr.isatty() if progress is None else progress
+    try:
+        return _fetch_into(folder, base_url, sys.stderr.isatty() if progress is None else progress)
+    except BaseException:
+        for d in created:                  # deepest first
+            try:
+                d.rmdir()
+            except OSError:                # not empty (a split already fetched): keep it
+                break
+        raise
+
+
+def _fetch_into(folder: Path, base_url: str, progress: bool) -> dict[str, str]:
+    """Fetch the splits missing from ``folder`` (or failing their check); ``{split: what happened}``."""
     done = {}
     for split in SPLITS:
         path = folder / f"{split}.txt"

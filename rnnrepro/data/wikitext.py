@@ -13,7 +13,7 @@ from pathlib import Path
 
 import torch
 
-from rnnrepro.data import DATA_ENV, data_file, data_root
+from rnnrepro.data import DATA_ENV, FETCH_COMMAND, data_file, data_root
 from rnnrepro.book.errors import DataError
 
 EOS, UNK = "<eos>", "<unk>"
@@ -38,8 +38,8 @@ def tokens(split: str | None = None, path: str | Path | None = None) -> list[str
         if split == "train":
             path = data_root() / "wikitext-2" / "train.txt"
             if not path.is_file():
-                raise DataError(f"the WikiText-2 training split is not at {path}: put the official "
-                                f"train.txt there or point {DATA_ENV} at a folder that holds wikitext-2/")
+                raise DataError(f"the WikiText-2 training split is not in {path.parent}: run `{FETCH_COMMAND}` "
+                                f"(downloads it there), or point {DATA_ENV} at a folder with wikitext-2/train.txt")
         else:
             path = data_file(f"wikitext-2/{split}.txt")
     out: list[str] = []
@@ -48,7 +48,7 @@ def tokens(split: str | None = None, path: str | Path | None = None) -> list[str
             out.extend(line.split() + [EOS])
     if split == "train" and len(out) != TRAIN_TOKENS:
         raise DataError(f"{path} has {len(out):,} tokens, not the official training split's {TRAIN_TOKENS:,}: "
-                        "replace it with the original train.txt")
+                        f"delete it and run `{FETCH_COMMAND}`")
     return out
 
 

@@ -27,5 +27,6 @@ CHAPTER = Chapter(
         Param("fig3_replay", int, fast=10, full=30, low=1, high=300,
               help="updates of the shipped Fig. 3 k-sweeps replayed live"),
     ),
+    data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("miller2018stable", "miller2019stable"),
 )

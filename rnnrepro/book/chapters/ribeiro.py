@@ -30,5 +30,6 @@ CHAPTER = Chapter(
         Param("n_s_lm_zoom", int, fast=21, full=201, low=5, help="s values on the LM zoom around its minimum"),
         Param("n_s_zoom", int, fast=101, full=401, low=5, help="s values on the temporal-order zooms [-0.05, 0.05]"),
     ),
+    data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
 )
