@@ -194,11 +194,11 @@ class Ledger:
             raise ValueError(f"claim {id}: give a negative control (control=...) or the reason there is "
                              f"none (no_control=...), not both")
         claim = Claim(id=id, statement=statement, ref=ref, paper=plain(paper), measured=measured,
-                      criterion=criterion.describe(), status=status, holds=criterion.holds(measured),
+                      criterion=criterion.describe(), status=status, holds=bool(criterion.holds(measured)),
                       control=control, control_note=control_note, fmt=fmt, section=self._section,
                       kind=kind, no_control=no_control)
         if control is not None:
-            claim.control_holds = criterion.holds(control)
+            claim.control_holds = bool(criterion.holds(control))
         self.claims.append(claim)
         self._publish(id, measured)
         if not claim.holds:
