@@ -61,7 +61,8 @@ def bibtex_escape(text: str) -> str:
 def page_title(chapter: Chapter | str) -> str:
     """The chapter's page heading (the first ``# `` line of its notebook): the title a reference gives."""
     chapter = _chapter(chapter)
-    for line in (REPO / chapter.notebook).read_text().splitlines():
+    notebook = REPO / chapter.notebook
+    for line in (notebook.read_text().splitlines() if notebook.is_file() else []):
         if line.startswith("# "):
             return line[2:].strip()
     return chapter.title
