@@ -7,7 +7,7 @@ from pybtex.database import parse_string
 
 from rnnrepro.book import cite, cli
 from rnnrepro.book.chapters import all_chapters
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 from rnnrepro.book.profiles import Chapter
 
 

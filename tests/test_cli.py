@@ -5,7 +5,7 @@ import pytest
 
 from rnnrepro.book import cli
 from rnnrepro.book.chapters import all_chapters, get_chapter
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 
 
 def run_cli(*args):

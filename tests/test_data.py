@@ -2,8 +2,9 @@ import hashlib
 
 import pytest
 
+from rnnrepro.book.paths import REPO
 from rnnrepro import data
-from rnnrepro.book.errors import DataError
+from rnnrepro.errors import DataError
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def test_missing_root(tmp_path, monkeypatch):
 
 def test_default_root_is_shared_data_beside_the_checkout(monkeypatch):
     monkeypatch.delenv(data.DATA_ENV, raising=False)
-    expected = data.REPO.parent / "shared" / "data"
+    expected = REPO.parent / "shared" / "data"
     if not expected.is_dir():
         pytest.skip("no ../shared/data beside this checkout")
     assert data.data_root() == expected
@@ -77,7 +78,7 @@ def test_default_root_is_shared_data_beside_the_checkout(monkeypatch):
 
 def test_shipped_wikitext_hashes_match(monkeypatch):
     monkeypatch.delenv(data.DATA_ENV, raising=False)
-    if not (data.REPO.parent / "shared" / "data" / "wikitext-2").is_dir():
+    if not (REPO.parent / "shared" / "data" / "wikitext-2").is_dir():
         pytest.skip("no ../shared/data/wikitext-2 beside this checkout")
     for rel in data.KNOWN_SHA256:
         assert data.data_file(rel).is_file()
@@ -85,10 +86,10 @@ def test_shipped_wikitext_hashes_match(monkeypatch):
 
 def test_default_root_is_shared_data_or_the_user_folder(monkeypatch, tmp_path):
     monkeypatch.delenv(data.DATA_ENV, raising=False)
-    shared = data.REPO.parent / "shared" / "data"
+    shared = REPO.parent / "shared" / "data"
     if shared.is_dir():
         assert data.data_root() == shared
-    monkeypatch.setattr(data, "REPO", tmp_path / "checkout")
+    monkeypatch.setattr(data, "_CHECKOUT", tmp_path / "checkout")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     with pytest.raises(DataError, match=f"run `{data.FETCH_COMMAND}`"):
         data.data_root()

@@ -9,7 +9,7 @@ from rnnrepro.book import cli
 from rnnrepro.data import fetch, wikitext
 from rnnrepro.site.local_server import serve
 from rnnrepro.data import data_root
-from rnnrepro.book.errors import DataError
+from rnnrepro.errors import DataError
 
 TRAIN = "the first line\n = a heading = \nlast one\n"
 

@@ -9,7 +9,7 @@ import pytest
 
 from rnnrepro.book import full, machine
 from rnnrepro.book.chapters import all_chapters
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 from rnnrepro.book.paths import REPO
 from rnnrepro.data import sha256_file
 

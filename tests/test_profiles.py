@@ -1,6 +1,6 @@
 import pytest
 
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 from rnnrepro.book.profiles import Chapter, Param, check_profile
 
 CH = Chapter(key="demo", title="Demo", paper="-", notebook="book/chapters/demo.md", params=(

@@ -6,7 +6,7 @@ import pytest
 from rnnrepro.book import scorecard
 from rnnrepro.book.chapters import all_chapters
 from rnnrepro.data import sha256_file
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 from rnnrepro.book.paths import REPO, toc_files
 
 

@@ -10,7 +10,7 @@ import torch
 
 from rnnrepro.book import sensitivity
 from rnnrepro.book.chapters import all_chapters
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 
 
 def test_scale_touches_floats_only():

@@ -2,7 +2,7 @@ import pytest
 import yaml
 
 from rnnrepro.site.sphinxext import mathjax as sphinx_mathjax
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 from rnnrepro.book.paths import REPO
 
 

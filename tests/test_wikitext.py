@@ -2,7 +2,7 @@ import pytest
 import torch
 
 from rnnrepro.data import wikitext
-from rnnrepro.book.errors import DataError
+from rnnrepro.errors import DataError
 
 
 def test_tokens_and_vocab(tmp_path):

@@ -2,6 +2,6 @@
 
 Chapters and their profiles (``chapters/``, ``profiles``, ``session``, ``determinism``), the claims
 ledger and its criteria (``ledger``, ``criteria``), runs and shipped artefacts (``cli``, ``artifacts``,
-``paths``, ``errors``, ``machine``), and what the book shows about them (``scorecard``, ``cite``,
-``plotting``).
+``paths``, ``machine``, ``full``, ``sensitivity``), and what the book shows about them (``scorecard``, ``claims_table``,
+``cite``, ``plotting``). The user-facing errors are in :mod:`rnnrepro.errors`, below every layer.
 """

@@ -16,7 +16,7 @@ from typing import Any, Mapping, NamedTuple
 import numpy as np
 
 from rnnrepro.data import sha256_file
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 
 FORMAT = 1
 _DEFAULT_HINT = "rerun the chapter's full profile (see the MANIFEST.json next to it)"

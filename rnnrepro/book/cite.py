@@ -18,7 +18,7 @@ import subprocess
 from functools import lru_cache
 
 from rnnrepro.book.chapters import get_chapter
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 from rnnrepro.book.paths import REPO, ledger_paths
 from rnnrepro.book.profiles import Chapter
 

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from rnnrepro.book.chapters import all_chapters, get_chapter
-from rnnrepro.book.errors import ConfigError, RnnreproError
+from rnnrepro.errors import ConfigError, RnnreproError
 from rnnrepro.book.paths import DEFAULT_OUT, OUT_ENV, REPO, last_ledger, ledger_paths  # noqa: F401 (re-exported)
 from rnnrepro.book.profiles import PROFILES, check_profile
 

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 from rnnrepro.book.paths import REPO
 from rnnrepro.data import sha256_file
 

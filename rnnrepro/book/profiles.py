@@ -2,7 +2,7 @@
 
 A chapter declares its parameters once (:class:`Param`), with a value for each profile; a run picks
 a profile and may override single parameters. Every value is checked here, so that a bad one fails
-with a one-line :class:`~rnnrepro.book.errors.ConfigError` that lists the valid choices.
+with a one-line :class:`~rnnrepro.errors.ConfigError` that lists the valid choices.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Mapping
 
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 
 PROFILES = ("fast", "full")
 _TYPES = (int, float, bool, str)

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.claims_table import (ALL_STATUSES, claims_html, full_rows, headline, shipped_full_ledger,
                                         status_badge, status_class)
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 from rnnrepro.book.ledger import STATUSES
 from rnnrepro.book.paths import REPO, output_dir, toc_files
 from rnnrepro.data import sha256_file

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 from rnnrepro.book.ledger import PERTURB_ENV
 
 FACTORS = (0.9, 1.1)

@@ -32,8 +32,8 @@ def start(key: str, profile: str = "fast", overrides: Mapping[str, Any] | None =
     """Validate the chapter's parameters, seed everything, apply the book style, open a ledger.
 
     The seed is the chapter's ``seed`` parameter when it has one, else 0. Raises
-    :class:`~rnnrepro.book.errors.ConfigError` for an unknown chapter, profile or parameter, and
-    :class:`~rnnrepro.book.errors.DataError` when a data file of ``chapter.data`` is missing.
+    :class:`~rnnrepro.errors.ConfigError` for an unknown chapter, profile or parameter, and
+    :class:`~rnnrepro.errors.DataError` when a data file of ``chapter.data`` is missing.
     """
     chapter = get_chapter(key)
     p = chapter.resolve(profile, overrides)

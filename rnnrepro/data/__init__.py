@@ -3,7 +3,7 @@
 The data root is ``$RNNREPRO_DATA``; by default the ``shared/data`` folder beside the checkout when
 it exists (the build machines), else the user data folder (:func:`user_data_dir`), where
 ``python -m rnnrepro fetch-data`` puts the files. Nothing is downloaded at run or test time: a missing
-root or file, or a file whose hash differs, raises :class:`~rnnrepro.book.errors.DataError` with a message
+root or file, or a file whose hash differs, raises :class:`~rnnrepro.errors.DataError` with a message
 that names the fix.
 """
 
@@ -13,8 +13,9 @@ import hashlib
 import os
 from pathlib import Path
 
-from rnnrepro.book.errors import DataError
-from rnnrepro.book.paths import REPO
+from rnnrepro.errors import DataError
+
+_CHECKOUT = Path(__file__).resolve().parents[2]   # the repository (a checkout) or site-packages' parent
 
 DATA_ENV = "RNNREPRO_DATA"
 #: The command that puts the data in place; every data error names it.
@@ -35,7 +36,7 @@ def user_data_dir() -> Path:
 
 def data_root() -> Path:
     """The data root folder; raises DataError if it does not exist."""
-    shared = REPO.parent / "shared" / "data"
+    shared = _CHECKOUT.parent / "shared" / "data"
     root = Path(os.environ.get(DATA_ENV) or (shared if shared.is_dir() else user_data_dir()))
     if not root.is_dir():
         raise DataError(f"data folder {root} does not exist: run `{FETCH_COMMAND}` (downloads WikiText-2 "

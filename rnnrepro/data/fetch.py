@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from rnnrepro.data import FETCH_COMMAND, KNOWN_SHA256, sha256_file, user_data_dir
-from rnnrepro.book.errors import DataError
+from rnnrepro.errors import DataError
 
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com/pytorch/examples/main/word_language_model/data/wikitext-2"
 SPLITS = ("train", "valid", "test")

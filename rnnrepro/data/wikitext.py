@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 
 from rnnrepro.data import DATA_ENV, FETCH_COMMAND, data_file, data_root
-from rnnrepro.book.errors import DataError
+from rnnrepro.errors import DataError
 
 EOS, UNK = "<eos>", "<unk>"
 #: Tokens of the official training split (Merity et al., 2016), the check applied to train.txt.

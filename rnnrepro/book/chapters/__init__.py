@@ -9,7 +9,7 @@ import importlib
 import pkgutil
 from functools import lru_cache
 
-from rnnrepro.book.errors import ConfigError
+from rnnrepro.errors import ConfigError
 from rnnrepro.book.profiles import Chapter
 
 

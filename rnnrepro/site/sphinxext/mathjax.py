@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rnnrepro.book.errors import RnnreproError
+from rnnrepro.errors import RnnreproError
 
 #: What the pages load: the combined TeX/MathML → CommonHTML component and what it loads on demand.
 COMPONENTS = ("tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y")
