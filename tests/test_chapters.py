@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from rnnrepro.book.chapters import all_chapters
-from rnnrepro.book.cli import run_chapter
+from rnnrepro.book.runner import run_chapter
 from rnnrepro.book.ledger import STATUSES, VERIFIED
 
 EXECUTED_ENV = "RNNREPRO_EXECUTED"

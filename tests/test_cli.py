@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from rnnrepro.book import cli
+from rnnrepro.book import cli, paths, runner
 from rnnrepro.book.chapters import all_chapters, get_chapter
 from rnnrepro.errors import ConfigError
 
@@ -58,8 +58,8 @@ def test_ledger_status_shows_a_failed_run(tmp_path):
 
 def test_last_ledger_prefers_out_then_the_newest(tmp_path):
     chapter = get_chapter("dynamics")
-    assert cli.last_ledger(chapter, str(tmp_path)) == tmp_path / "dynamics.ledger.json"
-    assert cli.last_ledger(chapter, None).name == "dynamics.ledger.json"
+    assert paths.last_ledger(chapter, str(tmp_path)) == tmp_path / "dynamics.ledger.json"
+    assert paths.last_ledger(chapter, None).name == "dynamics.ledger.json"
 
 
 def test_a_bad_chapter_is_refused_without_heavy_imports():
@@ -116,4 +116,4 @@ def test_a_data_chapter_without_data_fails_at_once_naming_folder_and_command(tmp
 
 
 def test_kernels_use_ipc_not_tcp():
-    assert cli.ipc_kernel_manager()().transport == "ipc"
+    assert runner.ipc_kernel_manager()().transport == "ipc"

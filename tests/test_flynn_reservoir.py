@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnrepro.core import matrix_measures as mm
+from rnnrepro.flynn import matrix_measures as mm
 from rnnrepro.flynn import reservoir as rs
 from rnnrepro.flynn.network import fd_gradient
 from rnnrepro.flynn.optimisation_system import diagnose, monotone_violation, run_optimisation, warm_up

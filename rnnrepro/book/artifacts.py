@@ -63,7 +63,7 @@ def save_artifact(directory: str | os.PathLike, name: str, params: Mapping[str, 
                   command: str | None = None) -> Path:
     """Write ``<directory>/<name>.npz`` and ``<name>.json``; returns the JSON path.
 
-    params: {key: tensor or array}; history: a dict of lists or a ``train.History``; config: any
+    params: {key: tensor or array}; history: a dict of lists or an object with ``to_dict()``; config: any
     JSON-serialisable dict; command: how to regenerate the files (shown in load errors).
     """
     if not name or "/" in name or name.startswith("."):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from rnnrepro.book.ledger import KIND_TITLES, OBSERVED, STATUSES, VERIFIED, show
+from rnnrepro.book.rows import KIND_TITLES, OBSERVED, STATUSES, VERIFIED, show
 
 #: Every status a row can show, in the order the filters list them.
 ALL_STATUSES = (*STATUSES, OBSERVED, VERIFIED)

@@ -35,12 +35,8 @@ from rnnrepro.book.machine import cpu_info
 from rnnrepro.book.paths import REPO, output_dir
 from rnnrepro.book.plotting import unlabelled_axes
 from rnnrepro.book.profiles import Chapter, as_dict
+from rnnrepro.book.rows import KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED, show  # noqa: F401 (the vocabulary)
 
-STATUSES = ("reproduced", "partial", "not reproduced", "erratum")
-KINDS = ("paper", "finding", "integrity")
-KIND_TITLES = {"paper": "Paper claims", "finding": "Our own findings", "integrity": "Integrity checks"}
-VERIFIED = "verified"     # the status of every integrity check that holds
-OBSERVED = "observed"     # the status of every finding of ours that holds
 PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensitivity); failures are collected
 SCHEMA_VERSION = 2
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
@@ -78,13 +74,6 @@ class Claim:
     def shown(self, value: Any) -> str:
         """``value`` formatted with the claim's format (see :func:`show`)."""
         return show(value, self.fmt)
-
-
-def show(value: Any, fmt: str) -> str:
-    """A table cell: a number in format ``fmt``; booleans and text as they are; None as "—"."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return "—" if value is None else str(value)
-    return format(value, fmt)
 
 
 def plain(value: Any) -> Any:

@@ -140,7 +140,7 @@ def sensitivity_run(chapter: str, helper: str, factor: float, *, out: Path,
     """Run ``chapter`` with ``helper`` scaled by ``factor``; return which rows failed."""
     import papermill
 
-    from rnnrepro.book.cli import run_chapter
+    from rnnrepro.book.runner import run_chapter
 
     resolve(helper)   # a bad name fails here, not after minutes
     result = SensitivityResult(chapter, helper, factor)

@@ -161,6 +161,6 @@ def complete_graph(n: int) -> np.ndarray:
 
 def sampled_measure_sup(net: SquashedNet, w, ord, count: int, rng: np.random.Generator, box: float = 5.0) -> float:
     """max over ``count`` states x ~ U[−box, box]ⁿ of μ_ord(D_x f(x, w)) (ord 1, 2 or ∞)."""
-    from rnnrepro.core.matrix_measures import measure
+    from rnnrepro.flynn.matrix_measures import measure
     X = rng.uniform(-box, box, (count, net.n))
     return float(np.max(measure(np.stack([net.jac_x(x, w) for x in X]), ord)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnrepro.core import matrix_measures as mm
+from rnnrepro.flynn import matrix_measures as mm
 from rnnrepro.flynn.network import FixedFeedbackNet
 from rnnrepro.flynn.trajectories import integrate_copies, table1_net
 

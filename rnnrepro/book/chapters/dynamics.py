@@ -25,7 +25,7 @@ CHAPTER = Chapter(
         Param("memory_horizon", int, fast=1000, full=10000, low=200, high=1000000,
               help="longest horizon K of the single-rate fits to a power-law memory"),
     ),
-    helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.systems:spectral_radius",
-             "rnnrepro.core.convergence:worst_rate", "rnnrepro.core.truncation:truncation_errors",
-             "rnnrepro.core.linear_memory:decay_rate"),
+    helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.dynamics.systems:spectral_radius",
+             "rnnrepro.core.convergence:worst_rate", "rnnrepro.dynamics.truncation:truncation_errors",
+             "rnnrepro.dynamics.linear_memory:decay_rate"),
 )

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from rnnrepro.core.lstm_check import lstm_gap_to_torch, permute_gates
+from rnnrepro.dynamics.lstm_check import lstm_gap_to_torch, permute_gates
 
 
 def test_matches_torch_and_wrong_order_does_not():

@@ -3,8 +3,8 @@ import math
 import pytest
 import torch
 
-from rnnrepro.core import linear_memory as lm
-from rnnrepro.core import systems
+from rnnrepro.dynamics import linear_memory as lm
+from rnnrepro.dynamics import systems
 
 
 def system(P=2, n=5, radius=0.8, seed=0):

@@ -2,7 +2,7 @@ import pytest
 import torch
 
 from rnnrepro.core.cells import lstm_concat_step, lstm_step, split_state, tanh_rnn_step
-from rnnrepro.core.simulate import simulate
+from rnnrepro.dynamics.simulate import simulate
 
 torch.set_num_threads(1)
 D = torch.float64

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from rnnrepro.core import truncation
+from rnnrepro.dynamics import truncation
 
 
 def test_linear_contraction_errors_decay_geometrically():

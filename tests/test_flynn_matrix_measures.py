@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnrepro.core import matrix_measures as mm
+from rnnrepro.flynn import matrix_measures as mm
 
 
 def test_closed_forms_match_definition_and_duality():

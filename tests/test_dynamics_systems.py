@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from rnnrepro.core import systems
+from rnnrepro.dynamics import systems
 
 
 def test_spectral_norm_and_radius():
