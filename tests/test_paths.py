@@ -28,3 +28,21 @@ def test_last_ledgers_are_found_without_the_command_line():
     assert cli_out == paths.DEFAULT_OUT / "dynamics.ledger.json"
     assert build.parent == paths.REPO / "_build" / "jupyter_execute" / "book" / "chapters"
     assert paths.last_ledger(chapter) in (cli_out, build)
+
+
+def test_code_sha256_ignores_prose_comments_and_cell_splits(tmp_path):
+    from rnnrepro.book.paths import code_sha256
+
+    head = ("---\njupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+            "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3\n---\n")
+    a = tmp_path / "a.md"
+    a.write_text(head + "# Title\n\n```{code-cell}\nx = 1\n# a comment\ny = 2\n```\n")
+    b = tmp_path / "b.md"
+    b.write_text(head + "# Other title\n\nProse.\n\n```{code-cell}\n:tags: [hide-input]\nx = 1\n```\n\n"
+                 "More prose.\n\n```{code-cell}\n\ny = 2\n```\n")
+    c = tmp_path / "c.md"
+    c.write_text(head + "# Title\n\n```{code-cell}\nx = 1\ny = 3\n```\n")
+    assert code_sha256(a) == code_sha256(b) != code_sha256(c)
+    prose_only = tmp_path / "prose.md"
+    prose_only.write_text(head + "# Only prose\n")
+    assert code_sha256(a) != code_sha256(prose_only)   # the code cells were read

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from rnnrepro.errors import RnnreproError
-from rnnrepro.book.paths import REPO
+from rnnrepro.book.paths import REPO, code_sha256
 from rnnrepro.data import sha256_file
 
 MANIFEST = "MANIFEST.json"
@@ -35,8 +35,9 @@ def full_dir(key: str) -> Path:
 def shipped_full(key: str) -> dict | None:
     """The shipped full-profile ledger of chapter ``key`` (ledger JSON schema), or None if none is shipped.
 
-    Adds ``"manifest"`` (the MANIFEST.json record) and ``"stale"`` (True when the chapter's notebook
-    changed since: its sha256 differs from the one the ledger was written from). Raises
+    Adds ``"manifest"`` (the MANIFEST.json record) and ``"stale"`` (True when the chapter's code
+    changed since: :func:`~rnnrepro.book.paths.code_sha256` of the notebook differs from the one the
+    ledger was written from; for a ledger older than that field, any change of the notebook). Raises
     :class:`RnnreproError` when a shipped file is missing or differs from its recorded sha256.
     """
     folder = full_dir(key)
@@ -55,7 +56,10 @@ def shipped_full(key: str) -> dict | None:
 
     notebook = REPO / get_chapter(key).notebook
     ledger["manifest"] = manifest
-    ledger["stale"] = ledger.get("source_sha256") != sha256_file(notebook)
+    if ledger.get("code_sha256"):
+        ledger["stale"] = ledger["code_sha256"] != code_sha256(notebook)
+    else:
+        ledger["stale"] = ledger.get("source_sha256") != sha256_file(notebook)
     return ledger
 
 

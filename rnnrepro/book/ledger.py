@@ -32,7 +32,7 @@ import numpy as np
 
 from rnnrepro.data import sha256_file
 from rnnrepro.book.machine import cpu_info
-from rnnrepro.book.paths import REPO, output_dir
+from rnnrepro.book.paths import REPO, code_sha256, output_dir
 from rnnrepro.book.plotting import unlabelled_axes
 from rnnrepro.book.profiles import Chapter, as_dict
 from rnnrepro.book.rows import KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED, show  # noqa: F401 (the vocabulary)
@@ -287,6 +287,7 @@ class Ledger:
             "paper": self.chapter.paper,
             "notebook": self.chapter.notebook,
             "source_sha256": sha256_file(notebook) if notebook.is_file() else None,
+            "code_sha256": code_sha256(notebook) if notebook.is_file() else None,
             "profile": self.params.profile,
             "parameters": as_dict(self.params),
             "seeds": self.seeds,

@@ -53,3 +53,18 @@ def last_ledger(chapter, out: str | None = None) -> Path:
     if out is not None:
         return Path(out) / f"{chapter.key}.ledger.json"
     return max(ledger_paths(chapter), key=lambda path: path.stat().st_mtime if path.is_file() else -1.0)
+
+
+def code_sha256(notebook: Path) -> str:
+    """sha256 of a MyST notebook's code: every non-blank, non-comment line of its code cells, in order.
+
+    Prose, captions, cell tags and the way code is split into cells do not change it, so a shipped
+    result stays current when only the page's text changes (:func:`rnnrepro.book.full.shipped_full`).
+    """
+    import hashlib
+
+    import jupytext
+
+    lines = [line.rstrip() for cell in jupytext.read(notebook).cells if cell.cell_type == "code"
+             for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
