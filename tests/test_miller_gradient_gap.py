@@ -42,6 +42,19 @@ def test_gaps_vanish_at_full_length_and_shape_ratio():
                           torch.log(torch.tensor([0.5], dtype=torch.float64)))
 
 
+def test_kbound_ratio_against_loops():
+    g = torch.Generator().manual_seed(0)
+    ks, lam = [1, 2, 3, 5, 8, 13], 0.8
+    gaps = torch.rand(3, len(ks), generator=g, dtype=torch.float64)
+    got = gg.kbound_ratio(gaps, ks, lam, 3, 8)
+    for p in range(3):
+        sc = [float(gaps[p, i]) / (k * lam ** k) for i, k in enumerate(ks)]
+        want = max(sc[3], sc[4]) / max(sc[:3])
+        assert abs(float(got[p]) - want) < 1e-12
+    dip = torch.tensor([[k * lam ** k * (0.1 if k == 3 else 1.0) for k in ks]], dtype=torch.float64)
+    assert float(gg.kbound_ratio(dip, ks, lam, 3, 13)) == 1.0   # a dip at one small k does not set γ
+
+
 def test_bad_lengths():
     inst, xs = setup()
     with pytest.raises(ValueError):

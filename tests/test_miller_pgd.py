@@ -32,3 +32,13 @@ def test_heldout_gap_and_bound():
     loose, tight = pgd.prop2_bound(0.01, 100.0, 10.0, 5, 0.5, 200)
     assert math.isclose(loose, math.log10(0.01 * 10 * 5 * 0.5 ** 5 * 200 ** 2))
     assert tight < loose
+
+
+def test_thm1_display_ratio_is_gamma():
+    # independent reference: the two bounds evaluated in floating point at the same constants
+    alpha, beta, gamma, k, lam, N = 0.01, 300.0, 457.0, 35, 0.75, 50
+    composed = alpha * gamma * k * lam ** k * N ** (alpha * beta + 1) / (1 - lam)
+    printed = k * lam ** k * alpha * N ** (alpha * beta + 1) / (1 - lam)
+    got = pgd.thm1_display_ratio(alpha=alpha, beta=beta, gamma=gamma, k=k, lam=lam, N=N)
+    assert abs(got - composed / printed) < 1e-9 * got
+    assert pgd.thm1_display_ratio(alpha=alpha, beta=beta, gamma=1.0, k=k, lam=lam, N=N) == 1.0

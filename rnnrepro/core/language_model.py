@@ -99,6 +99,14 @@ def new_model(cfg: LMConfig, seed: int, device: str = "cpu") -> WordLM:
         torch.set_default_dtype(prev)
 
 
+def perturb_last_bit(W: torch.Tensor) -> torch.Tensor:
+    """Move every entry of ``W`` (in place, no grad) one float up to its next representable value: the
+    initial difference of a *last-bit twin*, whose later distance is round-off amplified by training."""
+    with torch.no_grad():
+        W.copy_(torch.nextafter(W, torch.full_like(W, float("inf"))))
+    return W
+
+
 class Corpus(NamedTuple):
     vocab: wikitext.Vocab
     train: torch.Tensor   #: (n,) ids

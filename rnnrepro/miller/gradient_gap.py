@@ -76,5 +76,11 @@ def decay_slopes(gaps: Tensor, ks: list[int], k_max: int) -> Tensor:
 
 
 def kbound_ratio(gaps: Tensor, ks: list[int], lam: float, k_lo: int, k_hi: int) -> Tensor:
-    """[gap/(kλ^k)](k_hi) / [gap/(kλ^k)](k_lo) per instance (P,): ≤ 1 when gap ≤ γ kλ^k with γ fixed at k_lo."""
-    return shape_ratio(gaps, ks, lam, k_lo, k_hi) * k_lo / k_hi
+    """max over k_lo < k ≤ k_hi of [gap/(kλ^k)](k) / γ per instance (P,), with γ = max over k ≤ k_lo of
+    gap/(kλ^k): ≤ 1 when gap ≤ γ kλ^k holds at every larger k with γ set by the small k (no single anchor)."""
+    kt = torch.tensor(ks, dtype=gaps.dtype)
+    scaled = gaps / (kt * lam ** kt)                                    # (P, K)
+    small, large = kt <= k_lo, (kt > k_lo) & (kt <= k_hi)
+    if not small.any() or not large.any():
+        raise ValueError(f"need k <= {k_lo} and {k_lo} < k <= {k_hi} in ks")
+    return scaled[:, large].amax(dim=1) / scaled[:, small].amax(dim=1)

@@ -145,14 +145,17 @@ def replay_wt2(corpus: lm.Corpus, seed: int, updates: int) -> dict:
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-def replay_fig2(corpus: lm.Corpus, seed: int, updates: int) -> dict:
+def replay_fig2(corpus: lm.Corpus, seed: int, updates: int, *, twin: bool = False) -> dict:
     """Initial lag profiles profile_<cell> (51,) and the first ``updates`` training losses train_loss_<cell>
-    of the small Fig. 2 models."""
+    of the small Fig. 2 models. ``twin``: the same with W_hh moved by one last bit (no profile)."""
     out = {}
     for cell in ("rnn", "lstm"):
         cfg = config("small", f"fig2_{cell}", corpus)
         m = lm.new_model(cfg, seed)
-        out[f"profile_{cell}"] = ig.lag_profile(m, corpus.valid, n_windows=SIZES["small"]["n_windows"])
+        if twin:
+            lm.perturb_last_bit(m.w_hh)
+        else:
+            out[f"profile_{cell}"] = ig.lag_profile(m, corpus.valid, n_windows=SIZES["small"]["n_windows"])
         h = lm.train(m, corpus.train, corpus.valid[:REPLAY_VALID], cfg, record_norm=False, max_updates=updates)
         out[f"train_loss_{cell}"] = np.asarray(h["train_loss"])
     return out
@@ -161,6 +164,14 @@ def replay_fig2(corpus: lm.Corpus, seed: int, updates: int) -> dict:
 def relative_gap(stable: np.ndarray, unconstrained: np.ndarray) -> np.ndarray:
     """(ppl_stable − ppl_unconstrained) / ppl_unconstrained from mean cross entropies."""
     return np.exp(np.asarray(stable)) / np.exp(np.asarray(unconstrained)) - 1.0
+
+
+def unamplified_prefix(floor, tol: float) -> int:
+    """Number of leading entries of ``floor`` (a last-bit twin's distance, same scale as ``tol``) that stay
+    at most tol/10: the stretch of a float32 replay where round-off has not yet been amplified, so a
+    fixed tolerance ``tol`` applies on any machine."""
+    above = np.flatnonzero(np.asarray(floor, dtype=np.float64) > tol / 10)
+    return int(above[0]) if above.size else len(np.asarray(floor))
 
 
 def max_relative_difference(a, b) -> float:

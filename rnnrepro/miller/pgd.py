@@ -81,3 +81,19 @@ def prop2_bound(alpha: float, beta: float, gamma: float, k: int, lam: float, N: 
     base = math.log10(alpha * gamma * k) + k * math.log10(lam)
     return base + (alpha * beta + 1) * math.log10(N), base + alpha * beta * math.log10(N) + math.log10(
         zeta(1 + alpha * beta))
+
+
+def thm1_display_ratio(*, alpha: float, beta: float, gamma: float, k: int, lam: float, N: int) -> float:
+    """Composed / printed first term of the last display of Theorem 1's proof, in exact arithmetic.
+
+    Composed: L_f L_w δ_N/(1 − λ) with Prop. 2's δ_N ≤ α γ k λ^k N^{αβ+1} substituted; printed:
+    k λ^k α L_f L_w N^{αβ+1}/(1 − λ). The symbolic quotient is evaluated at the given constants."""
+    import sympy as sp
+    a, b, g, kk, lm, n, lf, lw = sp.symbols("alpha beta gamma k lambda N L_f L_w", positive=True)
+    delta_n = a * g * kk * lm ** kk * n ** (a * b + 1)
+    composed = lf * lw * delta_n / (1 - lm)
+    printed = kk * lm ** kk * a * lf * lw * n ** (a * b + 1) / (1 - lm)
+    ratio = sp.simplify(composed / printed)
+    vals = {a: sp.Rational(alpha), b: sp.Rational(beta), g: sp.Rational(gamma), kk: k, lm: sp.Rational(lam), n: N,
+            lf: 1, lw: 1}
+    return float(ratio.subs(vals))

@@ -66,9 +66,7 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
         raise ValueError(f"every k must be <= k_ref = {k_ref}, got {ks}")
     kk = list(ks) + [k_ref, k_ref]
     models = [lm.new_model(cfg, seed, device) for _ in kk]
-    with torch.no_grad():
-        W = models[-1].w_hh
-        W.copy_(torch.nextafter(W, torch.full_like(W, float("inf"))))
+    lm.perturb_last_bit(models[-1].w_hh)
     data = wikitext.batchify(ids, cfg.batch).to(device)
     starts = chunk_starts(data.shape[0], L, k_ref)
     out = {"update": [], "dist": [], "floor": [], "norm_ref": [], "loss": []}
