@@ -1,0 +1,122 @@
+"""All seeds of a temporal-order sweep trained as one computation (a seed dimension S through the LSTM).
+
+Parameters are stacked per seed: W_ih (S, 4H, 6), W_hh (S, 4H, H), b_ih, b_hh (S, 4H), W_out (S, 4, H),
+b_out (S, 4), in nn.LSTM's gate order (i, f, g, o). Each seed has its own gradient-norm clip and its own
+Adam moments, so seed s follows the single-seed :class:`rnnrepro.ribeiro.temporal_order.Trainer` within
+float32 round-off. ``reduction="sum"`` is the authors' loss (cross entropy summed over the batch);
+"mean" is the project's single-seed trainer's.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from rnnrepro.ribeiro.temporal_order import new_model, one_hot
+
+NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "out_weight", "out_bias")
+
+
+def stacked_init(hidden: int, seeds) -> list[torch.Tensor]:
+    """Per-seed torch default inits (as :func:`new_model`), stacked: a list of 6 tensors (S, ...)."""
+    models = [new_model(hidden, int(s)) for s in seeds]
+    per_model = [list(m.parameters()) for m in models]
+    return [torch.stack([ps[j].detach().clone() for ps in per_model]) for j in range(len(per_model[0]))]
+
+
+def forward(params, U: torch.Tensor) -> torch.Tensor:
+    """Logits (S, n, 4) of the S stacked classifiers on one-hot inputs U (T, n, 6) shared by all seeds."""
+    Wih, Whh, bih, bhh, Wo, bo = params
+    S, H = Whh.shape[0], Whh.shape[2]
+    n = U.shape[1]
+    xg = torch.einsum("tnk,sgk->tsng", U, Wih) + (bih + bhh)[None, :, None, :]   # (T, S, n, 4H)
+    h = U.new_zeros(S, n, H)
+    c = U.new_zeros(S, n, H)
+    WhhT = Whh.transpose(1, 2)
+    for t in range(U.shape[0]):
+        g = xg[t] + torch.bmm(h, WhhT)
+        i, f, gg, o = g.chunk(4, dim=2)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(gg)
+        h = torch.sigmoid(o) * torch.tanh(c)
+    return torch.baddbmm(bo[:, None, :], h, Wo.transpose(1, 2))
+
+
+class BatchedTrainer:
+    """Adam (0.9, 0.999, eps 1e-8) + step-wise lr ÷(1/gamma) at ``milestones`` + per-seed norm clip.
+
+    ``run(epochs, eval_every)`` keeps running training loss/accuracy per epoch (as the authors do) and
+    evaluates validation every ``eval_every`` epochs. ``history`` arrays are (epochs, S)."""
+
+    def __init__(self, seeds, data, *, hidden: int = 50, lr: float = 1e-3, milestones=(500, 1000, 2000),
+                 gamma: float = 0.1, clip: float = 0.25, batch: int = 100, reduction: str = "mean",
+                 device: str = "cpu"):
+        self.seeds = list(seeds)
+        self.params = [p.to(device).requires_grad_(True) for p in stacked_init(hidden, self.seeds)]
+        self.m = [torch.zeros_like(p) for p in self.params]
+        self.v = [torch.zeros_like(p) for p in self.params]
+        self.lr0, self.milestones, self.gamma = lr, tuple(milestones), gamma
+        self.clip, self.batch, self.reduction = clip, batch, reduction
+        Xtr, ytr, Xva, yva = data
+        self.U, self.y = one_hot(Xtr).to(device), ytr.to(device)
+        self.Uva, self.yva = one_hot(Xva).to(device), yva.to(device)
+        self.step_count, self.epoch = 0, 0
+        self.history = {k: [] for k in ("epoch", "train_loss", "train_acc", "val_epoch", "val_loss",
+                                        "val_acc")}
+
+    def lr(self) -> float:
+        return self.lr0 * self.gamma ** sum(self.epoch >= m for m in self.milestones)
+
+    def _step(self, U, y):
+        logits = self.forward_all(U)                                # (S, n, 4)
+        S, n = logits.shape[:2]
+        ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
+        per_seed = ce.sum(1) if self.reduction == "sum" else ce.mean(1)
+        grads = torch.autograd.grad(per_seed.sum(), self.params)
+        norm = torch.sqrt(sum((g.reshape(S, -1).double() ** 2).sum(1) for g in grads)).float()
+        coef = torch.clamp(self.clip / (norm + 1e-6), max=1.0)
+        self.step_count += 1
+        b1, b2, t, lr = 0.9, 0.999, self.step_count, self.lr()
+        with torch.no_grad():
+            for p, g, m, v in zip(self.params, grads, self.m, self.v):
+                g = g * coef.view(-1, *([1] * (g.dim() - 1)))
+                m.mul_(b1).add_(g, alpha=1 - b1)
+                v.mul_(b2).addcmul_(g, g, value=1 - b2)
+                denom = (v.sqrt() / (1 - b2 ** t) ** 0.5).add_(1e-8)
+                p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
+        return ce.detach().sum(1), (logits.argmax(2) == y).sum(1)
+
+    def forward_all(self, U):
+        return forward(self.params, U)
+
+    @torch.no_grad()
+    def evaluate(self, U, y):
+        """(mean cross entropy (S,), accuracy (S,)) on one-hot U (T, n, 6)."""
+        logits = self.forward_all(U)
+        S, n = logits.shape[:2]
+        ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
+        return ce.mean(1), (logits.argmax(2) == y).float().mean(1)
+
+    def train_epoch(self):
+        n = len(self.y)
+        loss, correct = 0.0, 0
+        for k in range(0, n, self.batch):
+            l, c = self._step(self.U[:, k:k + self.batch], self.y[k:k + self.batch])
+            loss, correct = loss + l, correct + c
+        self.epoch += 1
+        return (loss / n).cpu(), (correct.float() / n).cpu()
+
+    def run(self, epochs: int, eval_every: int = 10):
+        for _ in range(epochs):
+            tl, ta = self.train_epoch()
+            self.history["epoch"].append(self.epoch)
+            self.history["train_loss"].append(tl.numpy())
+            self.history["train_acc"].append(ta.numpy())
+            if self.epoch % eval_every == 0:
+                vl, va = self.evaluate(self.Uva, self.yva)
+                self.history["val_epoch"].append(self.epoch)
+                self.history["val_loss"].append(vl.cpu().numpy())
+                self.history["val_acc"].append(va.cpu().numpy())
+        return self.history
+
+    def theta(self, s: int) -> torch.Tensor:
+        """Seed index s's parameters as one flat vector in nn.Module order (for ``set_flat``)."""
+        return torch.cat([p[s].detach().reshape(-1) for p in self.params]).cpu()

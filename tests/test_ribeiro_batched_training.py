@@ -1,0 +1,18 @@
+import torch
+
+from rnnrepro.ribeiro import temporal_order as to
+from rnnrepro.ribeiro.batched_training import BatchedTrainer
+
+
+def test_batched_matches_single_seed_trainers():
+    torch.set_num_threads(1)
+    data = (*to.make_data(40, 55, 1), *to.make_data(20, 55, 2))
+    seeds = [0, 3, 7]
+    bt = BatchedTrainer(seeds, data, hidden=8, batch=10, milestones=(2,), lr=1e-2, clip=0.25)
+    bt.run(3, eval_every=1)
+    for s_idx, seed in enumerate(seeds):
+        tr = to.Trainer(to.new_model(8, seed), data, batch=10, milestones=(2,), lr=1e-2, clip=0.25)
+        tr.run(3)
+        err = (bt.theta(s_idx) - to.flat(tr.model)).abs().max()
+        assert err < 1e-5, err
+        assert abs(bt.history["val_loss"][-1][s_idx] - tr.history["val_loss"][-1]) < 1e-5
