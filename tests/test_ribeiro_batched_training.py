@@ -1,3 +1,4 @@
+import numpy as np
 import torch
 
 from rnnrepro.ribeiro import temporal_order as to
@@ -16,3 +17,21 @@ def test_batched_matches_single_seed_trainers():
         err = (bt.theta(s_idx) - to.flat(tr.model)).abs().max()
         assert err < 1e-5, err
         assert abs(bt.history["val_loss"][-1][s_idx] - tr.history["val_loss"][-1]) < 1e-5
+
+
+def test_stop_and_resume_equals_uninterrupted(tmp_path):
+    torch.set_num_threads(1)
+    data = (*to.make_data(20, 52, 1), *to.make_data(10, 52, 2))
+    kw = dict(hidden=6, batch=10, milestones=(2,), reduction="sum")
+    full = BatchedTrainer([0, 1], data, **kw)
+    full.run(4, eval_every=2)
+    first = BatchedTrainer([0, 1], data, **kw)
+    first.run(2, eval_every=2)
+    first.save(tmp_path / "ck.pt")
+    resumed = BatchedTrainer([0, 1], data, **kw)
+    resumed.load(tmp_path / "ck.pt")
+    resumed.run(2, eval_every=2)
+    for a, b in zip(full.params + full.m + full.v, resumed.params + resumed.m + resumed.v):
+        assert torch.equal(a, b)
+    for k in full.history:
+        assert np.array_equal(np.array(full.history[k]), np.array(resumed.history[k]))

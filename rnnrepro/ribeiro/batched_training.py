@@ -120,3 +120,33 @@ class BatchedTrainer:
     def theta(self, s: int) -> torch.Tensor:
         """Seed index s's parameters as one flat vector in nn.Module order (for ``set_flat``)."""
         return torch.cat([p[s].detach().reshape(-1) for p in self.params]).cpu()
+
+    def state(self) -> dict:
+        """Everything a bit-for-bit resume needs: parameters, Adam moments, step, epoch, history, torch RNG."""
+        cpu = lambda ts: [t.detach().cpu().clone() for t in ts]
+        return dict(params=cpu(self.params), m=cpu(self.m), v=cpu(self.v), step=self.step_count,
+                    epoch=self.epoch, history={k: list(v) for k, v in self.history.items()},
+                    rng=torch.get_rng_state(), seeds=list(self.seeds))
+
+    def load_state(self, state: dict):
+        """Restore a :meth:`state` into a trainer built with the same seeds, data and settings."""
+        if list(state["seeds"]) != self.seeds:
+            raise ValueError(f"checkpoint seeds {state['seeds']} differ from {self.seeds}")
+        dev = self.params[0].device
+        with torch.no_grad():
+            for dst, src in ((self.params, state["params"]), (self.m, state["m"]), (self.v, state["v"])):
+                for d, s in zip(dst, src):
+                    d.copy_(s.to(dev))
+        self.step_count, self.epoch = int(state["step"]), int(state["epoch"])
+        self.history = {k: list(v) for k, v in state["history"].items()}
+        torch.set_rng_state(state["rng"])
+
+    def save(self, path):
+        """Write :meth:`state` atomically (a temporary file renamed over ``path``)."""
+        import os
+        tmp = f"{path}.tmp"
+        torch.save(self.state(), tmp)
+        os.replace(tmp, path)
+
+    def load(self, path):
+        self.load_state(torch.load(path, weights_only=False))
