@@ -31,9 +31,9 @@ def forward(params, U: torch.Tensor) -> torch.Tensor:
     xg = torch.einsum("tnk,sgk->tsng", U, Wih) + (bih + bhh)[None, :, None, :]   # (T, S, n, 4H)
     h = U.new_zeros(S, n, H)
     c = U.new_zeros(S, n, H)
-    WhhT = Whh.transpose(1, 2)
-    for t in range(U.shape[0]):
-        g = xg[t] + torch.bmm(h, WhhT)
+    WhhT = Whh.transpose(1, 2).contiguous()
+    for x_t in xg.unbind(0):
+        g = torch.baddbmm(x_t, h, WhhT)
         i, f, gg, o = g.chunk(4, dim=2)
         c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(gg)
         h = torch.sigmoid(o) * torch.tanh(c)
