@@ -13,6 +13,7 @@ import torch.nn.functional as F
 
 from rnnrepro.ribeiro.temporal_order import new_model, one_hot
 
+B1, B2 = 0.9, 0.999            # Adam's betas
 NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "out_weight", "out_bias")
 
 
@@ -43,13 +44,17 @@ def forward(params, U: torch.Tensor) -> torch.Tensor:
 class BatchedTrainer:
     """Adam (0.9, 0.999, eps 1e-8) + step-wise lr ÷(1/gamma) at ``milestones`` + per-seed norm clip.
 
+    On CUDA each training step is captured once as a CUDA graph and replayed (``graph=False``: eager).
     ``run(epochs, eval_every)`` keeps running training loss/accuracy per epoch (as the authors do) and
     evaluates validation every ``eval_every`` epochs. ``history`` arrays are (epochs, S)."""
 
     def __init__(self, seeds, data, *, hidden: int = 50, lr: float = 1e-3, milestones=(500, 1000, 2000),
                  gamma: float = 0.1, clip: float = 0.25, batch: int = 100, reduction: str = "mean",
-                 device: str = "cpu"):
+                 device: str = "cpu", graph: bool | None = None):
         self.seeds = list(seeds)
+        self.device = torch.device(device)
+        self.use_graph = self.device.type == "cuda" if graph is None else graph
+        self._graph, self._warm = None, 0
         self.params = [p.to(device).requires_grad_(True) for p in stacked_init(hidden, self.seeds)]
         self.m = [torch.zeros_like(p) for p in self.params]
         self.v = [torch.zeros_like(p) for p in self.params]
@@ -61,11 +66,20 @@ class BatchedTrainer:
         self.step_count, self.epoch = 0, 0
         self.history = {k: [] for k in ("epoch", "train_loss", "train_acc", "val_epoch", "val_loss",
                                         "val_acc")}
+        self.snapshots: dict[int, dict] = {}
 
     def lr(self) -> float:
         return self.lr0 * self.gamma ** sum(self.epoch >= m for m in self.milestones)
 
-    def _step(self, U, y):
+    def _schedule(self) -> torch.Tensor:
+        """(lr / (1 - b1^t), sqrt(1 - b2^t)) for the step about to be taken (t = step_count + 1), float32 (2,)."""
+        t = self.step_count + 1
+        return torch.tensor([self.lr() / (1 - B1 ** t), (1 - B2 ** t) ** 0.5], dtype=torch.float32)
+
+    def _update(self, U, y, sched):
+        """One clipped Adam step of every seed on the batch U (T, b, 6), y (b,), with ``sched`` =
+        :meth:`_schedule` on the device (a tensor, so that a CUDA graph can replay the step).
+        Returns (summed cross entropy (S,), correct (S,))."""
         logits = self.forward_all(U)                                # (S, n, 4)
         S, n = logits.shape[:2]
         ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
@@ -73,16 +87,40 @@ class BatchedTrainer:
         grads = torch.autograd.grad(per_seed.sum(), self.params)
         norm = torch.sqrt(sum((g.reshape(S, -1).double() ** 2).sum(1) for g in grads)).float()
         coef = torch.clamp(self.clip / (norm + 1e-6), max=1.0)
-        self.step_count += 1
-        b1, b2, t, lr = 0.9, 0.999, self.step_count, self.lr()
         with torch.no_grad():
             for p, g, m, v in zip(self.params, grads, self.m, self.v):
                 g = g * coef.view(-1, *([1] * (g.dim() - 1)))
-                m.mul_(b1).add_(g, alpha=1 - b1)
-                v.mul_(b2).addcmul_(g, g, value=1 - b2)
-                denom = (v.sqrt() / (1 - b2 ** t) ** 0.5).add_(1e-8)
-                p.addcdiv_(m, denom, value=-lr / (1 - b1 ** t))
+                m.mul_(B1).add_(g, alpha=1 - B1)
+                v.mul_(B2).addcmul_(g, g, value=1 - B2)
+                denom = (v.sqrt() / sched[1]).add_(1e-8)
+                p.addcdiv_(m * sched[0], denom, value=-1.0)
         return ce.detach().sum(1), (logits.argmax(2) == y).sum(1)
+
+    def _step(self, U, y):
+        """:meth:`_update` eagerly, or on CUDA as a replay of a captured graph of it (after 3 eager warm-up
+        steps on a side stream, as CUDA graph capture requires); the same arithmetic either way."""
+        if not self.use_graph or U.shape[1] != self.batch:
+            out = self._update(U, y, self._schedule().to(self.device))
+        elif self._graph is None:
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                out = self._update(U, y, self._schedule().to(self.device))
+            torch.cuda.current_stream().wait_stream(side)
+            self._warm += 1
+            if self._warm == 3:
+                self._static = (U.clone(), y.clone(), self._schedule().to(self.device))
+                self._graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(self._graph):
+                    self._static_out = self._update(*self._static)
+        else:
+            self._static[0].copy_(U)
+            self._static[1].copy_(y)
+            self._static[2].copy_(self._schedule())
+            self._graph.replay()
+            out = tuple(t.clone() for t in self._static_out)
+        self.step_count += 1
+        return out
 
     def forward_all(self, U):
         return forward(self.params, U)
@@ -121,12 +159,21 @@ class BatchedTrainer:
         """Seed index s's parameters as one flat vector in nn.Module order (for ``set_flat``)."""
         return torch.cat([p[s].detach().reshape(-1) for p in self.params]).cpu()
 
-    def state(self) -> dict:
-        """Everything a bit-for-bit resume needs: parameters, Adam moments, step, epoch, history, torch RNG."""
+    def optimiser_state(self) -> dict:
+        """Parameters, Adam moments (lists of (S, ...) CPU tensors), step and epoch: what a replay starts from."""
         cpu = lambda ts: [t.detach().cpu().clone() for t in ts]
         return dict(params=cpu(self.params), m=cpu(self.m), v=cpu(self.v), step=self.step_count,
-                    epoch=self.epoch, history={k: list(v) for k, v in self.history.items()},
-                    rng=torch.get_rng_state(), seeds=list(self.seeds))
+                    epoch=self.epoch)
+
+    def snapshot(self) -> None:
+        """Keep :meth:`optimiser_state` at the current epoch (``snapshots[epoch]``, saved with the state)."""
+        self.snapshots[self.epoch] = self.optimiser_state()
+
+    def state(self) -> dict:
+        """Everything a bit-for-bit resume needs: parameters, Adam moments, step, epoch, history, torch RNG,
+        and the snapshots."""
+        return dict(self.optimiser_state(), history={k: list(v) for k, v in self.history.items()},
+                    rng=torch.get_rng_state(), seeds=list(self.seeds), snapshots=dict(self.snapshots))
 
     def load_state(self, state: dict):
         """Restore a :meth:`state` into a trainer built with the same seeds, data and settings."""
@@ -139,6 +186,7 @@ class BatchedTrainer:
                     d.copy_(s.to(dev))
         self.step_count, self.epoch = int(state["step"]), int(state["epoch"])
         self.history = {k: list(v) for k, v in state["history"].items()}
+        self.snapshots = dict(state.get("snapshots", {}))
         torch.set_rng_state(state["rng"])
 
     def save(self, path):

@@ -23,8 +23,11 @@ from rnnrepro.ribeiro.batched_training import BatchedTrainer
 
 
 def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, checkpoint_every: int = 100,
-             eval_every: int = 10, device: str = "cpu", threads: int = 1) -> str:
-    """Train one seed batch to ``epochs`` (resuming from its checkpoint) and return the checkpoint path."""
+             eval_every: int = 10, device: str = "cpu", threads: int = 1, snapshots=()) -> str:
+    """Train one seed batch to ``epochs`` (resuming from its checkpoint) and return the checkpoint path.
+
+    The optimiser state is kept at every epoch in ``snapshots`` (and at epoch 0): a replay of the epochs
+    that follow one of them, on another machine, re-verifies the shipped sweep."""
     torch.set_num_threads(threads)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
@@ -33,8 +36,14 @@ def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, 
     path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
     if os.path.exists(path):
         bt.load(path)
-    while bt.epoch < epochs:
-        bt.run(min(checkpoint_every, epochs - bt.epoch), eval_every=eval_every)
+    stops = sorted({e for e in snapshots if 0 < e <= epochs} | set(range(checkpoint_every, epochs, checkpoint_every))
+                   | {epochs})
+    if bt.epoch == 0 and 0 not in bt.snapshots:
+        bt.snapshot()
+    for stop in (e for e in stops if e > bt.epoch):
+        bt.run(stop - bt.epoch, eval_every=eval_every)
+        if bt.epoch in snapshots:
+            bt.snapshot()
         bt.save(path)
     return path
 
@@ -66,12 +75,13 @@ def main(argv=None):
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--scheduler", default=None)
+    ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
     a = ap.parse_args(argv)
     seeds = list(range(a.seeds))
     batches = [seeds[k:k + a.batch_seeds] for k in range(0, len(seeds), a.batch_seeds)]
     paths = run_sweep(batches, workers=a.workers, scheduler=a.scheduler, out=a.out, epochs=a.epochs,
                       T=a.T, n=a.n, checkpoint_every=a.checkpoint_every, eval_every=a.eval_every,
-                      device=a.device)
+                      device=a.device, snapshots=tuple(int(e) for e in a.snapshots.split(",") if e))
     print("\n".join(paths))
 
 
