@@ -2,7 +2,8 @@
 
     python -m rnnrepro.ribeiro.sweep_runner --out DIR [--seeds 10] [--batch-seeds 10] [--epochs 3000]
         [--T 150] [--n 1000] [--checkpoint-every 100] [--eval-every 10] [--device cpu]
-        [--workers 1] [--scheduler ADDRESS]
+        [--workers 1] [--scheduler ADDRESS] [--snapshots 1,1000,1001,2999]
+    python -m rnnrepro.ribeiro.sweep_runner --export DIR/task-0-9.pt --name wss_paper --ran-on "..."
 
 Each task trains one batch of seeds with :class:`BatchedTrainer` (the authors' summed loss, clip 0.25,
 Adam 1e-3, lr ÷10 at epochs 500, 1000, 2000) and writes ``DIR/task-<first>-<last>.pt``, resuming from it
@@ -62,9 +63,43 @@ def run_sweep(seed_batches, *, workers: int = 1, scheduler: str | None = None, *
         return list(ex.map(partial(run_task, **task_kw), [list(b) for b in seed_batches]))
 
 
+def export(checkpoint: str, *, name: str, ran_on: str, command: str) -> None:
+    """Ship a finished task checkpoint as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
+
+    Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
+    for every snapshot epoch e, ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v`` (S, D) (Adam's moments).
+    History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``."""
+    import numpy as np
+
+    from rnnrepro.book.artifacts import save_artifact
+    from rnnrepro.ribeiro.train_artifacts import ART_DIR, _update_manifest
+
+    state = torch.load(checkpoint, weights_only=False)
+    flat = lambda ts: torch.cat([t.reshape(t.shape[0], -1) for t in ts], dim=1)   # list of (S, ...) -> (S, D)
+    params = {"theta_init": flat(state["snapshots"][0]["params"]), "theta_final": flat(state["params"])}
+    for e, snap in sorted(state["snapshots"].items()):
+        if e:
+            params.update({f"snap{e}_theta": flat(snap["params"]), f"snap{e}_m": flat(snap["m"]),
+                           f"snap{e}_v": flat(snap["v"])})
+    history = {k: np.asarray(v).tolist() for k, v in state["history"].items()}
+    config = dict(seeds=list(state["seeds"]), epochs=int(state["epoch"]), steps=int(state["step"]),
+                  snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())},
+                  T=TASK_DEFAULTS["T"], n_train=TASK_DEFAULTS["n"], n_val=TASK_DEFAULTS["n"], hidden=50,
+                  data_seeds=[1, 2], batch=100, lr=1e-3, milestones=[500, 1000, 2000], gamma=0.1, clip=0.25,
+                  reduction="sum", ran_on=ran_on)
+    save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
+    _update_manifest([name], command, int(state["seeds"][0]))
+
+
+TASK_DEFAULTS = dict(T=150, n=1000)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--export", metavar="CHECKPOINT", help="ship a finished checkpoint as an artefact")
+    ap.add_argument("--name", default="wss_paper")
+    ap.add_argument("--ran-on", default="", help="the machine the checkpoint was trained on (recorded)")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--batch-seeds", type=int, default=10)
     ap.add_argument("--epochs", type=int, default=3000)
@@ -77,6 +112,14 @@ def main(argv=None):
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
     a = ap.parse_args(argv)
+    if a.export:
+        export(a.export, name=a.name, ran_on=a.ran_on,
+               command="python -m rnnrepro.ribeiro.sweep_runner --out DIR --device cuda; "
+                       f"python -m rnnrepro.ribeiro.sweep_runner --export DIR/{os.path.basename(a.export)} "
+                       f"--name {a.name}")
+        return
+    if not a.out:
+        ap.error("--out DIR is required to run a sweep")
     seeds = list(range(a.seeds))
     batches = [seeds[k:k + a.batch_seeds] for k in range(0, len(seeds), a.batch_seeds)]
     paths = run_sweep(batches, workers=a.workers, scheduler=a.scheduler, out=a.out, epochs=a.epochs,
