@@ -1,3 +1,5 @@
+import numpy as np
+import pytest
 import torch
 
 from rnnrepro.ribeiro.sweep_runner import run_sweep
@@ -13,3 +15,40 @@ def test_process_pool_equals_serial_and_resume(tmp_path):
         assert a["epoch"] == b["epoch"] == c["epoch"] == 2
         for x, y in zip(a["params"], b["params"]):
             assert torch.equal(x, y)
+
+
+def test_dask_local_cluster_equals_serial(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    kw = dict(epochs=2, T=52, n=20, hidden=5, checkpoint_every=1, eval_every=1)
+    serial = run_sweep([[0], [1, 2]], workers=1, out=str(tmp_path / "a"), **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  host="127.0.0.1") as cluster:
+        on_dask = run_sweep([[0], [1, 2]], scheduler=cluster.scheduler_address, out=str(tmp_path / "b"), **kw)
+    for p, q in zip(serial, on_dask):
+        a, b = (torch.load(x, weights_only=False) for x in (p, q))
+        assert a["epoch"] == b["epoch"] == 2
+        assert all(torch.equal(x, y) for x, y in zip(a["params"] + a["m"] + a["v"], b["params"] + b["m"] + b["v"]))
+
+
+def test_snapshots_are_kept_and_exported(tmp_path, monkeypatch):
+    from rnnrepro.book.artifacts import load_artifact
+    from rnnrepro.ribeiro import sweep_runner, train_artifacts
+    from rnnrepro.ribeiro.batched_training import BatchedTrainer
+    from rnnrepro.ribeiro import temporal_order as to
+
+    kw = dict(epochs=3, T=52, n=20, hidden=5, checkpoint_every=2, eval_every=1)
+    (path,) = run_sweep([[0, 1]], out=str(tmp_path / "a"), snapshots=(1, 2), **kw)
+    state = torch.load(path, weights_only=False)
+    assert sorted(state["snapshots"]) == [0, 1, 2] and state["snapshots"][2]["step"] == 2   # one batch of 20 per epoch
+    monkeypatch.setattr(train_artifacts, "ART_DIR", tmp_path / "art")
+    monkeypatch.setattr(sweep_runner, "TASK_DEFAULTS", dict(T=52, n=20))
+    sweep_runner.export(path, name="sweep_test", ran_on="test", command="test")
+    art = load_artifact(tmp_path / "art", "sweep_test")
+    assert art.params["theta_init"].shape == art.params["theta_final"].shape == (2, art.params["snap1_theta"].shape[1])
+    assert art.config["snapshots"] == {"0": 0, "1": 1, "2": 2} and (tmp_path / "art" / "MANIFEST.json").is_file()
+    # the exported initial weights are each seed's own initialisation, and the final ones the trainer's
+    torch.set_default_dtype(torch.float32)   # as run_task draws them (conftest's default is float64)
+    fresh = BatchedTrainer([0, 1], (*to.make_data(20, 52, 1), *to.make_data(20, 52, 2)), hidden=5)
+    for s in range(2):
+        assert np.array_equal(art.params["theta_init"][s], fresh.theta(s).numpy())
+    assert np.array_equal(art.params["theta_final"][1], torch.cat([p[1].reshape(-1) for p in state["params"]]).numpy())

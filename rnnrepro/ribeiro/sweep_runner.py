@@ -30,23 +30,28 @@ def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, 
     The optimiser state is kept at every epoch in ``snapshots`` (and at epoch 0): a replay of the epochs
     that follow one of them, on another machine, re-verifies the shipped sweep."""
     torch.set_num_threads(threads)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    data = (*to.make_data(n, T, 1), *to.make_data(n, T, 2))
-    bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device)
-    path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
-    if os.path.exists(path):
-        bt.load(path)
-    stops = sorted({e for e in snapshots if 0 < e <= epochs} | set(range(checkpoint_every, epochs, checkpoint_every))
-                   | {epochs})
-    if bt.epoch == 0 and 0 not in bt.snapshots:
-        bt.snapshot()
-    for stop in (e for e in stops if e > bt.epoch):
-        bt.run(stop - bt.epoch, eval_every=eval_every)
-        if bt.epoch in snapshots:
+    dtype = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float32)   # the initial weights are drawn under it, in any calling process
+    try:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        data = (*to.make_data(n, T, 1), *to.make_data(n, T, 2))
+        bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device)
+        path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
+        if os.path.exists(path):
+            bt.load(path)
+        stops = sorted({e for e in snapshots if 0 < e <= epochs} | {epochs}
+                       | set(range(checkpoint_every, epochs, checkpoint_every)))
+        if bt.epoch == 0 and 0 not in bt.snapshots:
             bt.snapshot()
-        bt.save(path)
-    return path
+        for stop in (e for e in stops if e > bt.epoch):
+            bt.run(stop - bt.epoch, eval_every=eval_every)
+            if bt.epoch in snapshots:
+                bt.snapshot()
+            bt.save(path)
+        return path
+    finally:
+        torch.set_default_dtype(dtype)
 
 
 def run_sweep(seed_batches, *, workers: int = 1, scheduler: str | None = None, **task_kw) -> list[str]:
