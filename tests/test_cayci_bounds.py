@@ -46,3 +46,18 @@ def test_other_bounds_positive_and_errors():
         B.thm1_requirements(0.0, s)
     with pytest.raises(ValueError):
         B.thm2_requirements(-1.0, s)
+
+
+def test_cor1_rhs_against_the_printed_formula_at_T1():
+    # T = 1: μ₀ = μ₁ = 1, so L_1 = σ₁√(1+σ₀²) = √2 (tanh); the paper's Cor. 1 expanded by hand
+    s = B.Setting(**TANH, alpha=0.5, d=2, T=1, n=10, delta=0.1)
+    m, tau = 100.0, 400.0
+    am, L, s2 = 0.6, math.sqrt(2), TANH["s2"]
+    beta = B.smoothness(1, am, s)
+    Lam, gam = math.sqrt(2) * (2 + am * L), math.sqrt(2) * (L + am * beta)
+    phi = L * math.sqrt(2) + 2.0                       # F^max(ρ = (1, 1)) + y^max = σ₁μ₀(ασ₁)(ν̄_u + σ₀ν̄_w)
+    err = L * math.sqrt(2) * math.sqrt(math.log(2 * 1 * 10 / 0.1)) + 2 * 2 * (s2 * Lam ** 2 + gam) + 2 * beta * 2
+    ref = (2 / math.sqrt(tau) * (2 + L ** 2 * phi ** 2) + 4 * phi / math.sqrt(m) * err
+           + 6 / m * (Lam ** 2 * s2 + gam) * 2)
+    assert B.cor1_rhs(m, tau, s) == pytest.approx(ref, rel=1e-12)
+    assert B.cor1_rhs(m, tau, s) > B.thm1_rhs(m, tau, s)

@@ -36,3 +36,19 @@ def test_gradient_norm_quantiles():
     assert q.shape == (3, 4) and (q[0] <= q[2]).all()
     assert torch.allclose(lip.gradient_norms(X, w, U, E.activation("tanh")),
                           lip.gradient_norm_quantiles(X, w, U, E.activation("tanh"), (1.0,))[0])
+
+
+def test_rms_gradient_against_autograd_of_the_output():
+    torch.set_default_dtype(torch.float64)
+    tanh = E.activation("tanh")
+    c, w0, U0 = E.symmetric_init(8, 2, 1.5, [0])
+    X = E.sphere_inputs(3, 5, 2, 1)
+    rms = lip.rms_gradient(X, w0[0], U0[0], tanh)
+    ref = torch.zeros(5)
+    for j in range(3):
+        for t in range(5):
+            w, U = w0[0].clone().requires_grad_(), U0[0].clone().requires_grad_()
+            F = E.outputs(X[j:j + 1], w, U, c[0], tanh)[0, t]
+            gw, gu = torch.autograd.grad(F, (w, U))
+            ref[t] += (gw.square().sum() + gu.square().sum()) / 3
+    assert rms.shape == (5,) and torch.allclose(rms, ref.sqrt(), rtol=1e-12)

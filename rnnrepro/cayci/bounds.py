@@ -128,6 +128,14 @@ def thm1_rhs(m: float, tau: float, s: Setting, *, printed: bool = False) -> floa
     return A * s.T / math.sqrt(tau) + B / math.sqrt(m)
 
 
+def cor1_rhs(m: float, tau: float, s: Setting, *, printed: bool = False) -> float:
+    """Corollary 1's bound on R̂ at the average iterate: 4A·T/√τ + 4B/√m + (6/m)(σ₂Λ_T² + σ₁γ_T)‖ρ‖² (A, B of (18))."""
+    A, B = thm1_terms(m, s, printed=printed)
+    Lam, gam = lemma2(s.T, s.alpha + s.rho_w / math.sqrt(m), s, printed=printed)
+    return 4 * A * s.T / math.sqrt(tau) + 4 * B / math.sqrt(m) + 6 / m * (Lam ** 2 * s.s2 + gam * s.s1) * (
+        s.rho_w ** 2 + s.rho_u ** 2)
+
+
 def thm1_requirements(eps: float, s: Setting, *, printed: bool = False, iters: int = 100) -> tuple[float, float]:
     """(m, τ) that make each term of (18) ≤ ε/2 (fixed point in m, since α_m depends on m)."""
     if eps <= 0:

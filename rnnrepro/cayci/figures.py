@@ -93,12 +93,12 @@ def rate_panels(panels: list[dict]):
     return fig
 
 
-def gradient_quantiles(t, curves: dict, worst):
-    """F7(b). Quantiles of per-neuron ‖∂_Θi H_t‖ vs t (one line per label) and the worst-case input (dashed)."""
+def gradient_quantiles(t, curves: dict, worst, *, ylabel: str = "‖∂_Θi H_t‖"):
+    """F7(b). Gradient magnitudes vs t (one line per label) and the worst-case input (dashed)."""
     fig, ax = new_figure(1, height=2.8, width=5.0)
     for label, q in curves.items():
         ax.semilogy(t, q, label=label)
     ax.semilogy(t, worst, "k--", label="worst case, α = 1.5")
-    ax.set(xlabel="t", ylabel="‖∂_Θi H_t‖", title="gradients above and below the cutoff (tanh)")
+    ax.set(xlabel="t", ylabel=ylabel, title="gradients above and below the cutoff (tanh)")
     ax.legend(fontsize=7)
     return fig

@@ -56,3 +56,13 @@ def gradient_norm_quantiles(X, w, U, act: Activation, qs=(0.5, 0.9, 0.99)) -> to
     norms = (gw ** 2 + (gu ** 2).sum(-1)).sqrt()          # (n, T, m)
     flat = norms.transpose(0, 1).reshape(X.shape[1], -1)
     return torch.quantile(flat, torch.tensor(qs, dtype=flat.dtype), dim=1)
+
+
+def rms_gradient(X, w, U, act: Activation) -> torch.Tensor:
+    """√(mean over neurons and sequences of ‖∂_{Θ_i}H_t‖²) for t = 1..T: (..., T).
+
+    With |c_i| = 1 this is the root mean square over sequences of ‖∂_Θ F_t‖, the gradient of R̂ per unit
+    residual at step t: the mean over neurons, not a quantile. X (n, T, d); w (..., m); U (..., m, d).
+    """
+    gw, gu = grad_features(X, w, U, act)
+    return (gw ** 2 + (gu ** 2).sum(-1)).mean(dim=(-3, -1)).sqrt()
