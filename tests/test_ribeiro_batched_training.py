@@ -35,3 +35,26 @@ def test_stop_and_resume_equals_uninterrupted(tmp_path):
         assert torch.equal(a, b)
     for k in full.history:
         assert np.array_equal(np.array(full.history[k]), np.array(resumed.history[k]))
+
+
+def test_load_flat_snapshot_resumes_like_the_uninterrupted_run():
+    torch.set_num_threads(1)
+    data = (*to.make_data(20, 52, 1), *to.make_data(10, 52, 2))
+    kw = dict(hidden=5, batch=10, milestones=(2,), reduction="sum")
+    full = BatchedTrainer([0, 2], data, **kw)
+    full.run(1)
+    st = full.optimiser_state()
+    flat = lambda ts: torch.cat([t.reshape(t.shape[0], -1) for t in ts], 1).numpy()
+    full.run(2)
+    resumed = BatchedTrainer([0, 2], data, **kw)
+    resumed.load_flat_snapshot(flat(st["params"]), flat(st["m"]), flat(st["v"]), step=st["step"], epoch=st["epoch"])
+    assert resumed.lr() == full.lr0 and resumed.step_count == 2
+    resumed.run(2)
+    for a, b in zip(full.params + full.m + full.v, resumed.params + resumed.m + resumed.v):
+        assert torch.equal(a, b)
+    try:
+        resumed.load_flat_snapshot(flat(st["params"])[:1], flat(st["m"]), flat(st["v"]), step=1, epoch=1)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a wrong shape must raise")

@@ -189,6 +189,22 @@ class BatchedTrainer:
         self.snapshots = dict(state.get("snapshots", {}))
         torch.set_rng_state(state["rng"])
 
+    def load_flat_snapshot(self, theta, m, v, *, step: int, epoch: int) -> None:
+        """Start from a shipped snapshot: theta, m, v (S, D) flat per seed in nn.Module order (as
+        ``export`` writes them), Adam's step count and the epoch (which sets the learning rate)."""
+        flat = [torch.as_tensor(a) for a in (theta, m, v)]
+        D = sum(p[0].numel() for p in self.params)
+        if any(a.shape != (len(self.seeds), D) for a in flat):
+            raise ValueError(f"snapshot arrays must be ({len(self.seeds)}, {D}), got {[tuple(a.shape) for a in flat]}")
+        with torch.no_grad():
+            for dst, src in zip((self.params, self.m, self.v), flat):
+                k = 0
+                for d in dst:
+                    n = d[0].numel()
+                    d.copy_(src[:, k:k + n].reshape(d.shape).to(d.device, d.dtype))
+                    k += n
+        self.step_count, self.epoch = int(step), int(epoch)
+
     def save(self, path):
         """Write :meth:`state` atomically (a temporary file renamed over ``path``)."""
         import os
