@@ -36,11 +36,11 @@ def memory_functions(T, curves: dict, mreq_T, mreq: dict):
     for z, mu in curves.items():
         a.semilogy(T, mu, label=f"σ₁α_m = {z:g}")
     a.semilogy(T, T ** 2 * (T + 1) / 2, "k:", label="T²(T+1)/2")
-    a.set(xlabel="T", ylabel="μ_T = μ₀,T · μ₁,T", title="memory functions (Remark 5)")
+    a.set(xlabel="T", ylabel="μ_T = μ₀,T · μ₁,T", title="(a) memory functions (Remark 5)")
     a.legend()
     for al, m in mreq.items():
         b.semilogy(mreq_T, m, label=f"α = {al:g}")
-    b.set(xlabel="T", ylabel="m required by (18), ε = 0.1", title="Theorem 1's width (tanh, corrected L_t)")
+    b.set(xlabel="T", ylabel="m required by (18), ε = 0.1", title="(b) Theorem 1's width")
     b.legend()
     return fig
 
@@ -48,18 +48,18 @@ def memory_functions(T, curves: dict, mreq_T, mreq: dict):
 def lemma1(t, emp: dict, printed: dict, corrected: dict, Tw, worst: dict, worst_bound: dict, perturbed):
     """F2. (a, b) max_i ‖∂_{Θ_i}H_t‖ with printed and corrected L_t; (c) worst-case input vs σ₁μ₀,t."""
     fig, axes = new_figure(3, height=2.8)
-    for ax, key in zip(axes[:2], emp):
+    for ax, key, letter in zip(axes[:2], emp, "ab"):
         ax.semilogy(t, emp[key], "o-", label="measured max")
         ax.semilogy(t, printed[key], "--", label="printed L_t")
         ax.semilogy(t, corrected[key], "k-", lw=0.8, label="corrected L_t")
-        ax.set(xlabel="t", ylabel="max ‖∂_Θi H_t‖", title=key)
+        ax.set(xlabel="t", ylabel="max ‖∂_Θi H_t‖", title=f"({letter}) {key}")
         ax.legend()
     c = axes[2]
     for al, g in worst.items():
         c.semilogy(Tw, g, label=f"α = {al:g}")
         c.semilogy(Tw, worst_bound[al], "k:", lw=0.8)
     c.semilogy(Tw, perturbed, "r--", label="α = 1.5, uᵀx = 1e-6")
-    c.set(xlabel="t", ylabel="‖∂_U H_t‖ (worst case)", title="tanh, zero pre-activations")
+    c.set(xlabel="t", ylabel="‖∂_U H_t‖ (worst case)", title="(c) tanh, worst-case input")
     c.legend(fontsize=7)
     return fig
 
