@@ -103,3 +103,61 @@ def test_synthetic_corpus_splits():
     c = lm.synthetic_corpus(700)
     assert (c.train.numel(), c.valid.numel(), c.test.numel()) == (500, 100, 100)
     assert len(c.vocab) == 19          # 17 word types + <eos>, <unk>
+
+
+def _stop_after(n):
+    """A stop() that says stop on its n-th call (after the n-th update)."""
+    calls = []
+    return lambda: calls.append(1) or len(calls) == n
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm"])
+def test_train_stopped_and_resumed_equals_one_uninterrupted_run(tmp_path, cell):
+    cfg = lm.LMConfig(**{**CFG.to_dict(), "cell": cell, "dropout": 0.3, "epochs": 3})
+    hook = lm.spectral_projection(1.0)
+    m0 = lm.new_model(cfg, 0)
+    h0 = lm.train(m0, _ids(), _ids(200, 1), cfg, hook=hook)
+    ck = tmp_path / "run.pt"
+    torch.manual_seed(123)                                   # the resumed run restores the generator itself
+    m1 = lm.new_model(cfg, 0)
+    with pytest.raises(lm.TrainingInterrupted):              # mid-epoch 2 (29 updates per epoch)
+        lm.train(m1, _ids(), _ids(200, 1), cfg, hook=hook, checkpoint=ck, stop=_stop_after(40))
+    torch.manual_seed(999)
+    m2 = lm.new_model(cfg, 5)                                # other weights: all come from the checkpoint
+    h2 = lm.train(m2, _ids(), _ids(200, 1), cfg, hook=hook, checkpoint=ck, checkpoint_every=7)
+    assert h2 == h0
+    assert all(torch.equal(a, b) for a, b in zip(m0.state_dict().values(), m2.state_dict().values()))
+    m3 = lm.new_model(cfg, 7)                                # a finished run returns at once
+    assert lm.train(m3, _ids(), _ids(200, 1), cfg, checkpoint=ck) == h2
+    assert all(torch.equal(a, b) for a, b in zip(m0.state_dict().values(), m3.state_dict().values()))
+    with pytest.raises(ValueError, match="another configuration"):
+        lm.train(lm.new_model(CFG, 0), _ids(), _ids(200, 1), CFG, checkpoint=ck)
+
+
+def test_on_epoch_results_are_kept_and_checkpoints_are_atomic(tmp_path):
+    h = lm.train(lm.new_model(CFG, 0), _ids(), _ids(200, 1), CFG, on_epoch=lambda m, ep: torch.tensor([ep]))
+    assert [int(t) for t in h["on_epoch"]] == [0, 1, 2]
+    lm.save_checkpoint(tmp_path / "a.pt", {"x": 1})
+    assert lm.load_checkpoint(tmp_path / "a.pt") == {"x": 1} and lm.load_checkpoint(tmp_path / "b.pt") is None
+    assert [p.name for p in tmp_path.iterdir()] == ["a.pt"]          # no temporary file left behind
+
+
+def test_a_run_killed_after_an_epoch_resumes_from_the_epoch_checkpoint(tmp_path):
+    cfg = lm.LMConfig(**{**CFG.to_dict(), "dropout": 0.3, "epochs": 3})
+    m0 = lm.new_model(cfg, 0)
+    h0 = lm.train(m0, _ids(), _ids(200, 1), cfg)
+    calls = []
+
+    def kill():                                  # a crash 3 updates into epoch 2 (30 updates per epoch)
+        calls.append(1)
+        if len(calls) == 33:
+            raise KeyboardInterrupt
+        return False
+    ck = tmp_path / "run.pt"
+    with pytest.raises(KeyboardInterrupt):
+        lm.train(lm.new_model(cfg, 0), _ids(), _ids(200, 1), cfg, checkpoint=ck, stop=kill)
+    saved = lm.load_checkpoint(ck)
+    assert saved["epoch"] == 2 and saved["window"] == 0 and saved["best_state"] is None   # epoch 1 improved
+    m1 = lm.new_model(cfg, 3)
+    assert lm.train(m1, _ids(), _ids(200, 1), cfg, checkpoint=ck) == h0
+    assert all(torch.equal(a, b) for a, b in zip(m0.state_dict().values(), m1.state_dict().values()))

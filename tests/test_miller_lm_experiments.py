@@ -57,3 +57,38 @@ def test_paired_t_and_seed_noise():
         lx.paired_t([1.0])
     g = lx.seed_noise_gaps(np.log([100.0, 110.0, 100.0]))
     assert np.allclose(g, [0.1, 100 / 110 - 1, 0.0])
+
+
+def test_twin_floor_is_a_running_maximum():
+    live = np.array([[1.0, 1.0, 1.0, 1.0]])
+    twin = np.array([[1.0, 1.1, 1.0, 1.3]])
+    assert np.allclose(lx.twin_floor(live, twin), [[0.0, 0.1, 0.1, 0.3]])
+
+
+def test_unamplified_prefix_counts_leading_entries_below_a_tenth():
+    assert lx.unamplified_prefix([0.0, 1e-5, 2e-4, 0.0], 1e-3) == 2
+    assert lx.unamplified_prefix([0.0, 0.0], 1e-3) == 2
+
+
+def test_replay_excess_scales_with_the_twin_and_stops_where_it_decorrelates():
+    live = np.ones(5)
+    twin = np.array([1.0, 1.0, 1.0 + 1e-5, 1.0 + 1e-5, 1.5])        # floor 0, 0, 1e-5, 1e-5, 0.5
+    shipped = np.array([1.0, 1.0 + 2e-6, 1.0 + 5e-5, 1.0, 3.0])     # the last update is past the stretch
+    exc = lx.replay_excess(live, shipped, twin, base=1e-5)
+    assert exc == pytest.approx(abs(1 / (1 + 5e-5) - 1) / (1e-5 + 10 * 1e-5), rel=1e-6)
+    assert lx.replay_excess(live, live, twin, base=1e-5) == 0.0
+    with pytest.raises(ValueError):
+        lx.replay_excess(live, shipped[:4], twin, base=1e-5)
+    with pytest.raises(ValueError):                                 # amplified at once: nothing to check
+        lx.replay_excess(live, shipped, np.full(5, 2.0), base=1e-5)
+
+
+def test_last_bit_twins_of_the_replays_move_every_weight():
+    from rnnrepro.core import language_model as lm
+    cfg = lm.LMConfig(vocab=7, emb=3, hidden=4)
+    a, b = lm.new_model(cfg, 0), lx.perturb_all_last_bit(lm.new_model(cfg, 0))
+    for p, q in zip(a.parameters(), b.parameters()):
+        assert bool((q > p).all()) and float((q - p).abs().max()) < 1e-6
+    c = _corpus()
+    rep, twin = lx.replay_wt2(c, 0, 3), lx.replay_wt2(c, 0, 3, twin=True)
+    assert twin["train_loss"].shape == rep["train_loss"].shape and not np.array_equal(twin["norm"], rep["norm"])

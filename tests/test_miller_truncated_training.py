@@ -70,3 +70,34 @@ def test_sweep_statistics_reads_order_growth_and_the_floor():
     assert s["chaos"] == pytest.approx(1e-3 / 4) and s["chaos_early"] == pytest.approx(1e-3 / 1)
     d[-1] = [16, 32, 4, 1e-9]                                    # not decreasing in k
     assert tt.sweep_statistics(d, fl, upd)["order"] == 2.0
+
+
+def _stop_after(n):
+    calls = []
+    return lambda: calls.append(1) or len(calls) == n
+
+
+def _same(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+
+
+def test_window_sweep_stopped_and_resumed_equals_one_uninterrupted_run(tmp_path):
+    args = (CFG, [2, 4], 6, _ids(), 0, 7, 3)
+    ref = tt.train_window_sweep(*args, L=4)
+    ck = tmp_path / "w.pt"
+    with pytest.raises(lm.TrainingInterrupted):
+        tt.train_window_sweep(*args, L=4, checkpoint=ck, stop=_stop_after(5))     # between two logs
+    assert _same(tt.train_window_sweep(*args, L=4, checkpoint=ck, checkpoint_every=2), ref)
+    assert _same(tt.train_window_sweep(*args, L=4, checkpoint=ck), ref)            # finished: read back
+    with pytest.raises(ValueError, match="another sweep"):
+        tt.train_window_sweep(CFG, [2, 4], 6, _ids(), 1, 7, 3, L=4, checkpoint=ck)
+
+
+def test_tbptt_sweep_stopped_and_resumed_equals_one_uninterrupted_run(tmp_path):
+    args = (CFG, [2, 4], 6, _ids(), 0, 300, 4)
+    ref = tt.train_tbptt_sweep(*args)
+    ck = tmp_path / "t.pt"
+    for n in (30, 35):                                  # stopped inside the first model (50 updates), then the second
+        with pytest.raises(lm.TrainingInterrupted):
+            tt.train_tbptt_sweep(*args, checkpoint=ck, checkpoint_every=3, stop=_stop_after(n))
+    assert _same(tt.train_tbptt_sweep(*args, checkpoint=ck), ref)

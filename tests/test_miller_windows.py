@@ -43,3 +43,14 @@ def test_lemma1_scale_and_smallest_k():
     errors = torch.tensor([[1.0, 1.0], [0.1, 1.0], [0.5, 0.01], [0.01, 0.001]])
     assert windows.smallest_k(errors, [1, 2, 3, 4], 0.2).tolist() == [4, 3]
     assert windows.smallest_k(errors, [1, 2, 3, 4], 1e-9).tolist() == [5, 5]
+
+
+def test_lemma1_ratio_divides_by_the_bound():
+    U = torch.eye(2, dtype=torch.float64).expand(3, 2, 2)
+    xs = torch.ones(4, 3, 2, dtype=torch.float64)                      # B_x = sqrt(2), L_x = 1
+    lam, ks = 0.5, [1, 2]
+    bound = torch.tensor([[lam], [lam ** 2]], dtype=torch.float64) * (2 ** 0.5 / (1 - lam))
+    errors = bound.expand(2, 3).clone()
+    errors[1, 2] *= 0.25
+    assert windows.lemma1_ratio(errors, U, xs, lam, ks) == pytest.approx(1.0)
+    assert windows.lemma1_ratio(0.5 * errors, U, xs, lam, ks) == pytest.approx(0.5)

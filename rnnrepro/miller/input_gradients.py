@@ -46,9 +46,10 @@ def lag_profile(model: WordLM, ids: torch.Tensor, n_lags: int = 50, n_windows: i
             with torch.no_grad():
                 _, state = layer(model.enc(x[:warmup]), None)
         e = model.enc(x[warmup:]).detach().requires_grad_(True)      # (n_lags + 1, B, E)
-        out, _ = layer(e, state)
-        loss = F.cross_entropy(model.dec(out[-1]), y, reduction="sum")
-        (g,) = torch.autograd.grad(loss, e)
+        with torch.backends.cudnn.flags(enabled=False):              # cuDNN's RNN has no backward in eval mode
+            out, _ = layer(e, state)
+            loss = F.cross_entropy(model.dec(out[-1]), y, reduction="sum")
+            (g,) = torch.autograd.grad(loss, e)
         total += g.double().norm(dim=2).sum(1).flip(0).cpu()        # index i = lag
     model.train(was)
     return (total / len(ends)).numpy()

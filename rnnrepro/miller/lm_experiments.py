@@ -7,6 +7,9 @@ for Figs. 2–3, 40 epochs, the whole vocabulary (and the official splits when t
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable, NamedTuple
+
 import numpy as np
 import torch
 
@@ -41,6 +44,23 @@ SIZES = {
 }
 
 
+class Resume(NamedTuple):
+    """Where and how often the runs of an experiment checkpoint (one file per model or sweep in ``folder``;
+    an existing file is resumed from, bit for bit): ``every`` updates besides every epoch or log, and when
+    ``stop()`` returns True (it raises :class:`~rnnrepro.core.language_model.TrainingInterrupted`)."""
+    folder: Path
+    every: int | None = None
+    stop: Callable[[], bool] | None = None
+
+    def kw(self, name: str) -> dict:
+        """Keyword arguments of :func:`~rnnrepro.core.language_model.train` (or a sweep) for run ``name``."""
+        return dict(checkpoint=Path(self.folder) / f"{name}.pt", checkpoint_every=self.every, stop=self.stop)
+
+
+def _kw(resume: Resume | None, name: str) -> dict:
+    return resume.kw(name) if resume is not None else {}
+
+
 def load_corpus(size: str) -> lm.Corpus:
     """The corpus of a size: the split substitution (small; full too unless train.txt is present)."""
     from rnnrepro.data import wikitext
@@ -55,9 +75,10 @@ def config(size: str, name: str, corpus: lm.Corpus) -> lm.LMConfig:
 
 
 def run_wt2(size: str, seeds: list[int], control_seeds: list[int], corpus: lm.Corpus, device: str = "cpu",
-            verbose: bool = False) -> dict:
+            verbose: bool = False, *, resume: Resume | None = None) -> dict:
     """Per seed: the unconstrained RNN and the stable one (W_hh projected onto ‖W‖₂ ≤ 1 after every
-    update); for ``control_seeds`` also the radius-0 model (W_hh ≡ 0: no recurrence).
+    update); for ``control_seeds`` also the radius-0 model (W_hh ≡ 0: no recurrence). ``resume``:
+    checkpoints ``wt2_<size>_s<seed>_{unconstrained,stable,radius0}.pt``.
 
     Returns arrays: test_loss (n_seeds, 2) [unconstrained, stable] at the best-validation epoch,
     val_loss (n_seeds, 2, epochs + 1), norm (n_seeds, 2, updates) ‖W_hh‖₂ after every update,
@@ -66,9 +87,10 @@ def run_wt2(size: str, seeds: list[int], control_seeds: list[int], corpus: lm.Co
     out = {k: [] for k in ("test_loss", "val_loss", "norm", "train_loss")}
     for seed in seeds:
         row = {k: [] for k in out}
-        for hook in (None, lm.spectral_projection(1.0)):
+        for hook, name in ((None, "unconstrained"), (lm.spectral_projection(1.0), "stable")):
             m = lm.new_model(cfg, seed, device)
-            h = lm.train(m, corpus.train, corpus.valid, cfg, hook=hook, verbose=verbose)
+            h = lm.train(m, corpus.train, corpus.valid, cfg, hook=hook, verbose=verbose,
+                         **_kw(resume, f"wt2_{size}_s{seed}_{name}"))
             row["test_loss"].append(lm.evaluate(m, corpus.test, cfg.bptt))
             row["val_loss"].append(h["val_loss"])
             row["norm"].append(h["norm"])
@@ -78,29 +100,32 @@ def run_wt2(size: str, seeds: list[int], control_seeds: list[int], corpus: lm.Co
     ctrl = []
     for seed in control_seeds:
         m = lm.new_model(cfg, seed, device)
-        lm.train(m, corpus.train, corpus.valid, cfg, hook=lm.spectral_projection(0.0), record_norm=False)
+        lm.train(m, corpus.train, corpus.valid, cfg, hook=lm.spectral_projection(0.0), record_norm=False,
+                 **_kw(resume, f"wt2_{size}_s{seed}_radius0"))
         ctrl.append(lm.evaluate(m, corpus.test, cfg.bptt))
     res = {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
     res["control_test_loss"] = np.asarray(ctrl, dtype=np.float64)
     return res
 
 
-def run_fig2(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", verbose: bool = False) -> dict:
+def run_fig2(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", verbose: bool = False, *,
+             resume: Resume | None = None) -> dict:
     """Train the unconstrained RNN and LSTM; the lag profile g(i), i = 0..50, on the validation text at
     initialisation and after every epoch. Returns profile_<cell> (epochs + 1, 51), test_loss_<cell>,
     train_loss_<cell> (updates,), val_loss_<cell> (epochs + 1,), and control_profile (51,): the final
-    RNN with the activation removed and an orthogonal W_hh."""
+    RNN with the activation removed and an orthogonal W_hh. ``resume``: checkpoints
+    ``fig2_<size>_s<seed>_<cell>.pt``."""
     n_windows = SIZES[size]["n_windows"]
     res = {}
     for cell in ("rnn", "lstm"):
         cfg = config(size, f"fig2_{cell}", corpus)
         m = lm.new_model(cfg, seed, device)
-        prof = []
 
-        def profile(model, epoch, prof=prof):
-            prof.append(ig.lag_profile(model, corpus.valid, n_windows=n_windows))
-        h = lm.train(m, corpus.train, corpus.valid, cfg, record_norm=False, verbose=verbose, on_epoch=profile)
-        res[f"profile_{cell}"] = np.stack(prof)
+        def profile(model, epoch):
+            return torch.as_tensor(ig.lag_profile(model, corpus.valid, n_windows=n_windows))
+        h = lm.train(m, corpus.train, corpus.valid, cfg, record_norm=False, verbose=verbose, on_epoch=profile,
+                     **_kw(resume, f"fig2_{size}_s{seed}_{cell}"))
+        res[f"profile_{cell}"] = np.stack([np.asarray(q) for q in h["on_epoch"]])
         res[f"test_loss_{cell}"] = np.float64(lm.evaluate(m, corpus.test, cfg.bptt))
         res[f"train_loss_{cell}"] = np.asarray(h["train_loss"])
         res[f"val_loss_{cell}"] = np.asarray(h["val_loss"])
@@ -111,19 +136,22 @@ def run_fig2(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", verbo
 
 
 def run_fig3(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", updates: int | None = None,
-             cells=("rnn", "lstm"), tbptt: bool = True) -> dict:
+             cells=("rnn", "lstm"), tbptt: bool = True, *, resume: Resume | None = None) -> dict:
     """The sliding-window k-sweep for each cell (arrays <key>_<cell> of
-    :func:`truncated_training.train_window_sweep`) and the TBPTT variant for the RNN (tbptt_<key>)."""
+    :func:`truncated_training.train_window_sweep`) and the TBPTT variant for the RNN (tbptt_<key>).
+    ``resume``: checkpoints ``fig3_<size>_s<seed>_{window_<cell>,tbptt}.pt``."""
     S = SIZES[size]
     updates = updates or S["fig3_updates"]
     res = {}
     for cell in cells:
         r = tt.train_window_sweep(config(size, f"fig3_{cell}", corpus), KS, K_REF, corpus.train, seed, updates,
-                                  S["fig3_log_every"], L=S["fig3_L"], device=device)
+                                  S["fig3_log_every"], L=S["fig3_L"], device=device,
+                                  **_kw(resume, f"fig3_{size}_s{seed}_window_{cell}"))
         res.update({f"{k}_{cell}": v for k, v in r.items()})
     if tbptt:
         r = tt.train_tbptt_sweep(config(size, "fig3_rnn", corpus), KS, K_REF, corpus.train, seed,
-                                 S["tbptt_tokens"], S["tbptt_logs"], device=device)
+                                 S["tbptt_tokens"], S["tbptt_logs"], device=device,
+                                 **_kw(resume, f"fig3_{size}_s{seed}_tbptt"))
         res.update({f"tbptt_{k}": v for k, v in r.items()})
     return res
 
@@ -133,13 +161,16 @@ def run_fig3(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", updat
 REPLAY_VALID = 2000
 
 
-def replay_wt2(corpus: lm.Corpus, seed: int, updates: int) -> dict:
-    """The first ``updates`` updates of the small wt2 pair of one seed: train_loss, norm (2, updates)."""
+def replay_wt2(corpus: lm.Corpus, seed: int, updates: int, *, twin: bool = False) -> dict:
+    """The first ``updates`` updates of the small wt2 pair of one seed: train_loss, norm (2, updates).
+    ``twin``: the same with every initial weight moved by one last bit (a last-bit twin)."""
     cfg = config("small", "wt2", corpus)
     out = {"train_loss": [], "norm": []}
     for hook in (None, lm.spectral_projection(1.0)):
-        h = lm.train(lm.new_model(cfg, seed), corpus.train, corpus.valid[:REPLAY_VALID], cfg, hook=hook,
-                     max_updates=updates)
+        m = lm.new_model(cfg, seed)
+        if twin:
+            perturb_all_last_bit(m)
+        h = lm.train(m, corpus.train, corpus.valid[:REPLAY_VALID], cfg, hook=hook, max_updates=updates)
         out["train_loss"].append(h["train_loss"])
         out["norm"].append(h["norm"])
     return {k: np.asarray(v) for k, v in out.items()}
@@ -147,18 +178,27 @@ def replay_wt2(corpus: lm.Corpus, seed: int, updates: int) -> dict:
 
 def replay_fig2(corpus: lm.Corpus, seed: int, updates: int, *, twin: bool = False) -> dict:
     """Initial lag profiles profile_<cell> (51,) and the first ``updates`` training losses train_loss_<cell>
-    of the small Fig. 2 models. ``twin``: the same with W_hh moved by one last bit (no profile)."""
+    of the small Fig. 2 models. ``twin``: the same with every initial weight moved by one last bit (no
+    profile)."""
     out = {}
     for cell in ("rnn", "lstm"):
         cfg = config("small", f"fig2_{cell}", corpus)
         m = lm.new_model(cfg, seed)
         if twin:
-            lm.perturb_last_bit(m.w_hh)
+            perturb_all_last_bit(m)
         else:
             out[f"profile_{cell}"] = ig.lag_profile(m, corpus.valid, n_windows=SIZES["small"]["n_windows"])
         h = lm.train(m, corpus.train, corpus.valid[:REPLAY_VALID], cfg, record_norm=False, max_updates=updates)
         out[f"train_loss_{cell}"] = np.asarray(h["train_loss"])
     return out
+
+
+def perturb_all_last_bit(model: torch.nn.Module) -> torch.nn.Module:
+    """Move every parameter entry of ``model`` one float up (in place): the start of a last-bit twin of a
+    replay, whose distance to the replay is float32 round-off as training amplifies it on this machine."""
+    for q in model.parameters():
+        lm.perturb_last_bit(q)
+    return model
 
 
 def relative_gap(stable: np.ndarray, unconstrained: np.ndarray) -> np.ndarray:
@@ -172,6 +212,33 @@ def unamplified_prefix(floor, tol: float) -> int:
     fixed tolerance ``tol`` applies on any machine."""
     above = np.flatnonzero(np.asarray(floor, dtype=np.float64) > tol / 10)
     return int(above[0]) if above.size else len(np.asarray(floor))
+
+
+#: A replay may differ from its shipped record by this many times the live last-bit twin's distance.
+TWIN_FACTOR = 10.0
+
+
+def twin_floor(live, twin) -> np.ndarray:
+    """Running maximum over updates (last axis) of |twin / live − 1|: how far float32 training has amplified
+    a last-bit change of the initial weights by each update, on this machine. Shape of ``live``."""
+    d = np.abs(np.asarray(twin, dtype=np.float64) / np.asarray(live, dtype=np.float64) - 1.0)
+    return np.maximum.accumulate(d, axis=-1)
+
+
+def replay_excess(live, shipped, twin, *, base: float, factor: float = TWIN_FACTOR, tol: float = 1e-3) -> float:
+    """max of |live / shipped − 1| / (base + factor · :func:`twin_floor`) over the updates before the floor
+    exceeds tol/factor (:func:`unamplified_prefix`; later the two runs decorrelate and a replay shows nothing):
+    at most 1 when a live float32 replay agrees with the shipped record within the round-off tolerance
+    ``base`` plus ``factor`` times what a last-bit twin reaches on this machine. live, shipped, twin:
+    (..., updates); the stretch is the shortest over the leading axes. Raises when it is empty."""
+    live, shipped = np.asarray(live, dtype=np.float64), np.asarray(shipped, dtype=np.float64)
+    if live.shape != shipped.shape or live.shape != np.shape(twin):
+        raise ValueError(f"shapes differ: {live.shape}, {shipped.shape}, {np.shape(twin)}")
+    floor = twin_floor(live, twin)
+    n = unamplified_prefix(floor.reshape(-1, floor.shape[-1]).max(axis=0), tol * 10 / factor)
+    if n == 0:
+        raise ValueError("the last-bit twin is amplified from the first update: nothing can be checked")
+    return float(np.max(np.abs(live / shipped - 1.0)[..., :n] / (base + factor * floor[..., :n])))
 
 
 def max_relative_difference(a, b) -> float:

@@ -51,15 +51,25 @@ def chunk_starts(n_rows: int, L: int, k_ref: int) -> list[int]:
     return list(range(k_ref - 1, n_rows - L, L))
 
 
+def _save_sweep(checkpoint, models, **state) -> None:
+    if checkpoint is not None:
+        lm.save_checkpoint(checkpoint, dict(models=[m.state_dict() for m in models], **state))
+
+
 def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
-                       updates: int, log_every: int, L: int = 65, device: str = "cpu") -> dict:
+                       updates: int, log_every: int, L: int = 65, device: str = "cpu", *, checkpoint=None,
+                       checkpoint_every: int | None = None, stop=None) -> dict:
     """Train one model per k in ``ks`` + [k_ref] in lockstep (sliding-window truncation), and a *twin*
     of the reference (k_ref) whose initial W_hh differs in the last bit of every entry: its distance to
     the reference is the float32 round-off floor amplified by training.
 
     Returns dict(update (n_log,), dist (n_log, len(ks)) = ‖W_k − W_ref‖₂, floor (n_log,) = ‖W_twin −
     W_ref‖₂, norm_ref (n_log,), loss (n_log, len(ks) + 2): training loss of the chunk just used, in the
-    order ks, k_ref, twin)."""
+    order ks, k_ref, twin).
+
+    ``checkpoint`` (a file): the whole state is saved there atomically at every log, every
+    ``checkpoint_every`` updates and when ``stop()`` returns True (then :class:`~rnnrepro.core.language_model.
+    TrainingInterrupted` is raised); an existing file is resumed from, bit for bit."""
     if cfg.dropout != 0:
         raise ValueError("the k-sweep shares one randomness only without dropout: use dropout 0")
     if max(ks) > k_ref:
@@ -70,6 +80,15 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
     data = wikitext.batchify(ids, cfg.batch).to(device)
     starts = chunk_starts(data.shape[0], L, k_ref)
     out = {"update": [], "dist": [], "floor": [], "norm_ref": [], "loss": []}
+    key = dict(cfg=cfg.to_dict(), ks=list(ks), k_ref=k_ref, seed=seed, updates=updates, log_every=log_every, L=L)
+    ck = lm.load_checkpoint(checkpoint) if checkpoint is not None else None
+    if ck is not None:
+        if ck["key"] != key:
+            raise ValueError(f"checkpoint {checkpoint} was written for another sweep: {ck['key']}")
+        for m, sd in zip(models, ck["models"]):
+            m.load_state_dict(sd)
+        out, u0 = ck["out"], ck["u"]
+        lm.set_rng_state(ck["rng"], device)
 
     def log(u, losses):
         W_ref = models[-2].w_hh.detach().double()
@@ -79,8 +98,10 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
         out["norm_ref"].append(lm.spectral_norm(W_ref))
         out["loss"].append(losses)
 
-    log(0, [float("nan")] * len(models))
-    for u in range(1, updates + 1):
+    if ck is None:
+        log(0, [float("nan")] * len(models))
+        u0 = 0
+    for u in range(u0 + 1, updates + 1):
         i = starts[(u - 1) % len(starts)]
         x_ext, y = data[i - (k_ref - 1):i + L], data[i + 1:i + L + 1]
         losses = []
@@ -90,23 +111,43 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
             losses.append(float(loss.detach()))
         if u % log_every == 0 or u == updates:
             log(u, losses)
+        halt = stop is not None and stop()
+        if halt or u % log_every == 0 or (checkpoint_every and u % checkpoint_every == 0) or u == updates:
+            _save_sweep(checkpoint, models, key=key, out=out, u=u, rng=lm.rng_state(device))
+        if halt and u < updates:
+            raise lm.TrainingInterrupted(f"stopped after update {u}; checkpoint {checkpoint}")
     return {key: np.asarray(v, dtype=np.float64) for key, v in out.items()}
 
 
 def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
-                      tokens: int, n_logs: int, device: str = "cpu") -> dict:
+                      tokens: int, n_logs: int, device: str = "cpu", *, checkpoint=None,
+                      checkpoint_every: int | None = None, stop=None) -> dict:
     """TBPTT reading: one model per k (bptt = k, state carried and detached), each trained on the same
     first ``tokens`` tokens of the stream (batchified); W_hh recorded at n_logs + 1 evenly spaced row
-    counts. Returns dict(rows (n_logs + 1,), dist (n_logs + 1, len(ks)) = ‖W_k − W_ref‖₂, norm_ref)."""
+    counts. Returns dict(rows (n_logs + 1,), dist (n_logs + 1, len(ks)) = ‖W_k − W_ref‖₂, norm_ref).
+    ``checkpoint``, ``checkpoint_every``, ``stop``: as in :func:`train_window_sweep` (saved after every
+    model and every ``checkpoint_every`` updates)."""
     if cfg.dropout != 0:
         raise ValueError("use dropout 0")
     data = wikitext.batchify(ids, cfg.batch).to(device)
     rows = min(tokens // cfg.batch, data.shape[0] - 1)
     marks = np.linspace(0, rows, n_logs + 1).astype(int)
-    snaps = []
-    for k in list(ks) + [k_ref]:
+    key = dict(cfg=cfg.to_dict(), ks=list(ks), k_ref=k_ref, seed=seed, tokens=tokens, n_logs=n_logs)
+    ck = lm.load_checkpoint(checkpoint) if checkpoint is not None else None
+    if ck is not None and ck["key"] != key:
+        raise ValueError(f"checkpoint {checkpoint} was written for another sweep: {ck['key']}")
+    snaps = ck["snaps"] if ck is not None else []
+    for j, k in enumerate(list(ks) + [k_ref]):
+        if j < len(snaps):
+            continue
         m = lm.new_model(cfg, seed, device)
-        Ws, state, r, nxt = [m.w_hh.detach().double().cpu().clone()], None, 0, 1
+        Ws, state, r, nxt, n_up = [m.w_hh.detach().double().cpu().clone()], None, 0, 1, 0
+        if ck is not None and ck["current"] is not None:
+            m.load_state_dict(ck["models"][0])
+            Ws, r, nxt, n_up = ck["current"]["Ws"], ck["current"]["r"], ck["current"]["nxt"], ck["current"]["n_up"]
+            state = lm._to_device(ck["current"]["carry"], device)
+            lm.set_rng_state(ck["rng"], device)
+            ck = None
         while r < rows:
             Lk = min(k, rows - r)
             x, y = data[r:r + Lk], data[r + 1:r + 1 + Lk]
@@ -114,10 +155,18 @@ def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Te
             logits, state = m(x, state)
             sgd_step(m, F.cross_entropy(logits.reshape(-1, cfg.vocab), y.reshape(-1)), cfg.lr, cfg.clip)
             r += Lk
+            n_up += 1
             while nxt <= n_logs and r >= marks[nxt]:
                 Ws.append(m.w_hh.detach().double().cpu().clone())
                 nxt += 1
+            halt = stop is not None and stop()
+            if r < rows and (halt or (checkpoint_every and n_up % checkpoint_every == 0)):
+                _save_sweep(checkpoint, [m], key=key, snaps=snaps, rng=lm.rng_state(device),
+                            current=dict(Ws=Ws, r=r, nxt=nxt, n_up=n_up, carry=lm._detach(state)))
+                if halt:
+                    raise lm.TrainingInterrupted(f"stopped at k = {k}, row {r}; checkpoint {checkpoint}")
         snaps.append(torch.stack(Ws))
+        _save_sweep(checkpoint, [], key=key, snaps=snaps, rng=lm.rng_state(device), current=None)
     ref = snaps[-1]
     dist = np.array([[lm.spectral_norm(s[j] - ref[j]) for s in snaps[:-1]] for j in range(n_logs + 1)])
     return {"rows": marks.astype(np.float64), "dist": dist,

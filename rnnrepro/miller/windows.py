@@ -75,6 +75,13 @@ def lemma1_scale(U: Tensor, xs: Tensor, lam: float) -> Tensor:
     return torch.linalg.matrix_norm(U, ord=2) * xs.norm(dim=-1).amax(0) / (1 - lam)
 
 
+def lemma1_ratio(errors: Tensor, U: Tensor, xs: Tensor, lam: float, ks: list[int]) -> float:
+    """Largest ratio of the truncation errors (len(ks), P) of :func:`truncation_error_table` to Lemma 1's
+    bound λ^k L_x B_x/(1 − λ) (:func:`lemma1_scale`), over k and instances: ≤ 1 where the bound holds."""
+    bound = torch.tensor([lam ** k for k in ks], dtype=errors.dtype).view(-1, 1)
+    return float((errors / (bound * lemma1_scale(U, xs, lam))).max())
+
+
 def smallest_k(errors: Tensor, ks: list[int], eps: float) -> Tensor:
     """Smallest k in ``ks`` from which errors (K, P) stay ≤ eps, per instance (P,); max(ks) + 1 if none."""
     ok = (errors <= eps).flip(0).to(torch.int64).cumprod(0).flip(0).bool()  # ok from this k onwards
