@@ -28,4 +28,6 @@ CHAPTER = Chapter(
     ),
     data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
+    helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
+             "rnnrepro.core.fits:power_law_exponent"),
 )
