@@ -30,4 +30,6 @@ CHAPTER = Chapter(
         Param("cut_tau", int, fast=120, full=400, low=50, high=4000, help="GD steps of the cutoff runs"),
     ),
     cites=("cayci2024convergence",),
+    helpers=("rnnrepro.core.fits:power_law_exponent", "rnnrepro.cayci.lipschitz:rms_gradient",
+             "rnnrepro.cayci.ntk:limit_kernel"),
 )
