@@ -97,7 +97,7 @@ def gap_in_roundoff_units(a, b) -> float:
 
 
 def max_gain_per_seed(epochs, acc, window: float) -> np.ndarray:
-    """:func:`rnnrepro.ribeiro.stats.max_gain_within` for each column of acc (E, S)."""
-    from rnnrepro.ribeiro.stats import max_gain_within
+    """:func:`rnnrepro.ribeiro.learning_curves.max_gain_within` for each column of acc (E, S)."""
+    from rnnrepro.ribeiro.learning_curves import max_gain_within
     acc = np.asarray(acc, float)
     return np.array([max_gain_within(epochs, acc[:, k], window) for k in range(acc.shape[1])])

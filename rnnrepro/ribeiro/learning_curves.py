@@ -1,16 +1,8 @@
-"""Small statistics used by the Ribeiro chapter's claims."""
+"""Statistics of training curves: how long a transition takes and how abrupt it is."""
 
 from __future__ import annotations
 
 import numpy as np
-
-
-def density_ratio(mask, inside, outside) -> float:
-    """(marked points per grid point inside) / (marked points per grid point outside).
-
-    mask, inside, outside: boolean arrays of one shape; the outside count is floored at 1."""
-    mask, inside, outside = (np.asarray(a, bool) for a in (mask, inside, outside))
-    return float((mask[inside].sum() / inside.sum()) / (max(mask[outside].sum(), 1) / outside.sum()))
 
 
 def transition_epochs(epochs, acc, low: float = 0.3, high: float = 0.9) -> int:
@@ -38,17 +30,3 @@ def max_gain_within(epochs, acc, window: float) -> float:
         j = (e >= e[i]) & (e - e[i] <= window)
         gain = max(gain, float(a[j].max() - a[i]))
     return gain
-
-
-def strict_minima_beyond(v, tol: float) -> np.ndarray:
-    """Mask of interior points below both neighbours by more than tol (tol ≥ 0): local minima that
-    round-off of size tol cannot create or remove."""
-    v = np.asarray(v, float)
-    if v.ndim != 1:
-        raise ValueError(f"v must be 1-D, got shape {v.shape}")
-    if not tol >= 0:
-        raise ValueError(f"tol must be non-negative, got {tol!r}")
-    mask = np.zeros(v.shape, bool)
-    if v.size >= 3:
-        mask[1:-1] = (v[1:-1] < v[:-2] - tol) & (v[1:-1] < v[2:] - tol)
-    return mask

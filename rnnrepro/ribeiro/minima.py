@@ -1,4 +1,5 @@
-"""Strict local minima of sampled 1-D and 2-D functions (cost along a line or over a grid).
+"""Strict local minima of sampled 1-D and 2-D functions (cost along a line or over a grid), and how densely
+they fill a region.
 
 Only interior points count; ties are not minima; a NaN neighbour (or value) never makes a minimum.
 """
@@ -54,3 +55,25 @@ def count_strict_local_minima_2d(V, return_indices: bool = False):
     also their (row, column) indices (k, 2)."""
     idx = np.argwhere(strict_local_minima_mask_2d(V))
     return (int(len(idx)), idx) if return_indices else int(len(idx))
+
+
+def strict_minima_beyond(v, tol: float) -> np.ndarray:
+    """Mask of interior points below both neighbours by more than tol (tol ≥ 0): local minima that
+    round-off of size tol cannot create or remove."""
+    v = np.asarray(v, float)
+    if v.ndim != 1:
+        raise ValueError(f"v must be 1-D, got shape {v.shape}")
+    if not tol >= 0:
+        raise ValueError(f"tol must be non-negative, got {tol!r}")
+    mask = np.zeros(v.shape, bool)
+    if v.size >= 3:
+        mask[1:-1] = (v[1:-1] < v[:-2] - tol) & (v[1:-1] < v[2:] - tol)
+    return mask
+
+
+def density_ratio(mask, inside, outside) -> float:
+    """(marked points per grid point inside) / (marked points per grid point outside).
+
+    mask, inside, outside: boolean arrays of one shape; the outside count is floored at 1."""
+    mask, inside, outside = (np.asarray(a, bool) for a in (mask, inside, outside))
+    return float((mask[inside].sum() / inside.sum()) / (max(mask[outside].sum(), 1) / outside.sum()))

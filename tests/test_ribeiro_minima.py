@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.core.minima import (count_strict_local_minima_1d, count_strict_local_minima_2d,
-                             strict_local_minima_mask_1d, strict_local_minima_mask_2d)
+from rnnrepro.ribeiro.minima import (count_strict_local_minima_1d, count_strict_local_minima_2d, density_ratio,
+                                    strict_local_minima_mask_1d, strict_local_minima_mask_2d, strict_minima_beyond)
 
 
 def test_1d_counts_interior_strict_minima_only():
@@ -50,3 +50,20 @@ def test_2d_known_count_and_errors():
     assert count_strict_local_minima_2d(torch.zeros(2, 5)) == 0
     with pytest.raises(ValueError, match="2-dimensional"):
         count_strict_local_minima_2d(np.zeros(5))
+
+
+def test_density_ratio():
+    mask = np.array([1, 1, 0, 0, 0, 1, 0, 0], bool)
+    inside = np.array([1, 1, 1, 1, 0, 0, 0, 0], bool)
+    assert density_ratio(mask, inside, ~inside) == (2 / 4) / (1 / 4)
+    assert density_ratio(np.zeros(8, bool) | inside, inside, ~inside) == 4.0   # outside count floored at 1
+
+
+def test_strict_minima_beyond_ignores_shallow_dips():
+    v = np.array([1.0, 0.0, 1.0, 0.999999, 1.0])
+    assert strict_minima_beyond(v, 0.0).tolist() == [False, True, False, True, False]
+    assert strict_minima_beyond(v, 1e-3).tolist() == [False, True, False, False, False]
+    with pytest.raises(ValueError):
+        strict_minima_beyond(v, -1.0)
+    with pytest.raises(ValueError):
+        strict_minima_beyond(v[None], 0.0)
