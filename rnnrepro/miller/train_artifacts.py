@@ -4,6 +4,8 @@
     python -m rnnrepro.miller.train_artifacts fig2 --seed 0       # input-gradient profiles, RNN and LSTM
     python -m rnnrepro.miller.train_artifacts fig3 --seed 0       # k-sweeps (sliding window; TBPTT variant)
     python -m rnnrepro.miller.train_artifacts all --size full --device cuda   # the paper's sizes, on a GPU
+    python -m rnnrepro.miller.train_artifacts wt2 --size full --seeds 0 --device cuda --data-root DATA \
+        --checkpoint-dir CK --checkpoint-every 1000 --stop-after 540   # §7.2 pair, in resumable pieces
 
 Writes ``book/artifacts/miller/<what>.npz/.json`` (``<what>_full`` with ``--size full``; histories and
 summaries only, no weights) and updates MANIFEST.json (command, seed, sha256, bytes). The small size is
