@@ -53,3 +53,57 @@ def test_launch_buttons_lead_to_services_that_open_the_chapters():
     binder = (REPO / "binder" / "requirements.txt").read_text().split()
     assert "../requirements.txt" in binder and "https://download.pytorch.org/whl/cpu" in binder
     assert "python -m rnnrepro fetch-data" in (REPO / "binder" / "postBuild").read_text()
+
+
+ROW_CALL = re.compile(r"\bledger\.(claim|finding|check)\(")
+
+
+@pytest.mark.parametrize("chapter", list(all_chapters().values()), ids=lambda c: c.key)
+def test_cells_are_short_and_rows_can_be_unfolded(chapter):
+    """A cell computes, or glues, or declares rows: at most 40 non-blank lines. Every cell that records a
+    row is tagged `hide-input` (a reader can unfold how the row was computed), never `remove-cell`."""
+    nb = jupytext.read(REPO / chapter.notebook)
+    for k, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+        lines = [line for line in cell.source.splitlines() if line.strip()]
+        assert len(lines) <= 40, f"{chapter.key}: code cell {k} has {len(lines)} non-blank lines (at most 40)"
+        if ROW_CALL.search(cell.source):
+            tags = cell.metadata.get("tags", [])
+            assert "hide-input" in tags and "remove-cell" not in tags, \
+                f"{chapter.key}: code cell {k} records rows but is tagged {tags} (want hide-input)"
+
+
+def _chapters_importing(module: str) -> set[str]:
+    """The chapters whose package (rnnrepro/<key>/) or notebook imports rnnrepro.core.<module>."""
+    name = module.rsplit(".", 1)[-1]
+    pattern = re.compile(rf"rnnrepro\.core\.{name}\b|from rnnrepro\.core import [^\n]*\b{name}\b")
+    users = set()
+    for key, chapter in all_chapters().items():
+        sources = [REPO / chapter.notebook, *sorted((REPO / "rnnrepro" / key).rglob("*.py"))]
+        if any(pattern.search(path.read_text()) for path in sources if path.is_file()):
+            users.add(key)
+    return users
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in (REPO / "rnnrepro" / "core").glob("*.py")
+                                         if p.stem != "__init__"))
+def test_core_holds_only_what_two_chapters_use(module):
+    users = _chapters_importing(module)
+    assert len(users) >= 2, (f"rnnrepro/core/{module}.py is used by {sorted(users) or 'no chapter'}: "
+                             f"core/ holds numerics that at least two chapters use; move it to the chapter's package")
+
+
+def _imports(path) -> set[str]:
+    found = set(re.findall(r"^\s*(?:from|import)\s+(rnnrepro(?:\.\w+)*)", path.read_text(), re.M))
+    found |= {f"{m}.{n.strip()}" for m, names in re.findall(r"^\s*from\s+(rnnrepro(?:\.\w+)*)\s+import\s+([\w, ]+)",
+                                                             path.read_text(), re.M) for n in names.split(",")}
+    return found
+
+
+def test_lower_layers_import_nothing_above_them():
+    """core/ and data/ import neither the book's machinery nor a chapter's package."""
+    chapters = set(all_chapters())
+    for layer in ("core", "data"):
+        for path in sorted((REPO / "rnnrepro" / layer).rglob("*.py")):
+            for target in _imports(path):
+                top = target.split(".")[1] if "." in target else ""
+                assert top not in {"book", "site", *chapters}, f"{path.relative_to(REPO)} imports {target}"

@@ -32,7 +32,7 @@ def test_cli_refuses_nonpositive_overrides():
 def test_train_one_writes_an_artefact_with_overrides(tmp_path, monkeypatch):
     from rnnrepro.book.artifacts import load_artifact
     from rnnrepro.miller import lm_experiments as lx
-    from rnnrepro.core.language_model import synthetic_corpus
+    from rnnrepro.miller.language_model import synthetic_corpus
     monkeypatch.setattr(ta, "ART_DIR", tmp_path)
     monkeypatch.setattr(lx, "load_corpus", lambda size: synthetic_corpus())
     monkeypatch.setitem(lx.SIZES, "small", dict(lx.SIZES["small"]))
@@ -61,7 +61,7 @@ def _stop_after(n):
 def test_train_one_interrupted_and_resumed_writes_the_same_artefact(tmp_path, monkeypatch, what):
     import numpy as np
     from rnnrepro.book.artifacts import load_artifact
-    from rnnrepro.core import language_model as lm
+    from rnnrepro.miller import language_model as lm
     from rnnrepro.miller import lm_experiments as lx
     small = dict(lx.SIZES["small"])
     for k in ("wt2", "fig2_rnn", "fig2_lstm", "fig3_rnn", "fig3_lstm"):

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.core import language_model as lm
+from rnnrepro.miller import language_model as lm
 from rnnrepro.miller import truncated_training as tt
 
 CFG = lm.LMConfig(cell="rnn", vocab=20, emb=6, hidden=5, dropout=0.0, lr=1.0, batch=3)

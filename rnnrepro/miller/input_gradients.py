@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from rnnrepro.core.language_model import WordLM
+from rnnrepro.miller.language_model import WordLM
 
 
 def window_ends(n_tokens: int, n_windows: int, span: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import torch
 
 from rnnrepro.core import cells
-from rnnrepro.core.contraction import project_spectral_norm
+from rnnrepro.miller.contraction import project_spectral_norm
 
 Tensor = torch.Tensor
 ACTIVATIONS = ("linear", "tanh")

@@ -13,7 +13,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import torch
 
-from rnnrepro.core import language_model as lm
+from rnnrepro.miller import language_model as lm
 from rnnrepro.miller import input_gradients as ig
 from rnnrepro.miller import truncated_training as tt
 
@@ -47,13 +47,13 @@ SIZES = {
 class Resume(NamedTuple):
     """Where and how often the runs of an experiment checkpoint (one file per model or sweep in ``folder``;
     an existing file is resumed from, bit for bit): ``every`` updates besides every epoch or log, and when
-    ``stop()`` returns True (it raises :class:`~rnnrepro.core.language_model.TrainingInterrupted`)."""
+    ``stop()`` returns True (it raises :class:`~rnnrepro.miller.language_model.TrainingInterrupted`)."""
     folder: Path
     every: int | None = None
     stop: Callable[[], bool] | None = None
 
     def kw(self, name: str) -> dict:
-        """Keyword arguments of :func:`~rnnrepro.core.language_model.train` (or a sweep) for run ``name``."""
+        """Keyword arguments of :func:`~rnnrepro.miller.language_model.train` (or a sweep) for run ``name``."""
         return dict(checkpoint=Path(self.folder) / f"{name}.pt", checkpoint_every=self.every, stop=self.stop)
 
 

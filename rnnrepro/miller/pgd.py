@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from rnnrepro.core.contraction import project_spectral_norm
+from rnnrepro.miller.contraction import project_spectral_norm
 
 from rnnrepro.miller.gradient_gap import masked_final_loss, masked_final_prediction
 from rnnrepro.miller.instances import Instance

@@ -33,7 +33,7 @@ import torch
 
 from rnnrepro.book.artifacts import parse_seeds, save_artifact, sha256_file
 from rnnrepro.book.paths import REPO
-from rnnrepro.core import language_model as lm
+from rnnrepro.miller import language_model as lm
 from rnnrepro.miller import lm_experiments as lx
 
 ART_DIR = REPO / "book" / "artifacts" / "miller"

@@ -19,7 +19,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from rnnrepro.core import language_model as lm
+from rnnrepro.miller import language_model as lm
 from rnnrepro.data import wikitext
 
 
@@ -68,7 +68,7 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
     order ks, k_ref, twin).
 
     ``checkpoint`` (a file): the whole state is saved there atomically at every log, every
-    ``checkpoint_every`` updates and when ``stop()`` returns True (then :class:`~rnnrepro.core.language_model.
+    ``checkpoint_every`` updates and when ``stop()`` returns True (then :class:`~rnnrepro.miller.language_model.
     TrainingInterrupted` is raised); an existing file is resumed from, bit for bit."""
     if cfg.dropout != 0:
         raise ValueError("the k-sweep shares one randomness only without dropout: use dropout 0")

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.core import language_model as lm
+from rnnrepro.miller import language_model as lm
 
 CFG = lm.LMConfig(cell="rnn", vocab=30, emb=8, hidden=6, dropout=0.0, lr=1.0, bptt=5, batch=4, epochs=2)
 

@@ -2,7 +2,7 @@ import pytest
 import torch
 
 from rnnrepro.core.cells import tanh_rnn_step
-from rnnrepro.core.contraction import contraction_bound_tanh, jacobian_norm_sup, jacobians, pairwise_lipschitz
+from rnnrepro.miller.contraction import contraction_bound_tanh, jacobian_norm_sup, jacobians, pairwise_lipschitz
 
 torch.set_num_threads(1)
 D = torch.float64
@@ -63,7 +63,7 @@ def test_contraction_bound_tanh():
 
 
 def test_project_spectral_norm_properties():
-    from rnnrepro.core.contraction import project_spectral_norm
+    from rnnrepro.miller.contraction import project_spectral_norm
     gen = torch.Generator().manual_seed(0)
     A = torch.randn(5, 6, 4, generator=gen, dtype=torch.float64)
     B = torch.randn(5, 6, 4, generator=gen, dtype=torch.float64)

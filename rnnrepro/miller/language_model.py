@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from rnnrepro.core.contraction import project_spectral_norm
+from rnnrepro.miller.contraction import project_spectral_norm
 from rnnrepro.data import wikitext
 
 CELLS = ("rnn", "lstm")
