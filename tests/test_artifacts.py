@@ -1,3 +1,5 @@
+import hashlib
+import json
 
 import numpy as np
 import pytest
@@ -74,3 +76,20 @@ def test_parse_seeds():
     for bad in ("", "a-b", "3-", "1;2"):
         with pytest.raises(ValueError):
             parse_seeds(bad)
+
+
+def test_update_manifest_records_hash_size_command_and_keeps_other_entries(tmp_path):
+    from rnnrepro.book.artifacts import update_manifest
+    for ext in ("npz", "json"):
+        (tmp_path / f"x.{ext}").write_bytes(b"abc" if ext == "npz" else b"{}")
+    path = update_manifest(tmp_path, ["x"], chapter="miller", command="cmd", seed=3)
+    man = json.loads(path.read_text())
+    assert man["chapter"] == "miller" and set(man["files"]) == {"x.npz", "x.json"}
+    assert man["files"]["x.npz"] == {"command": "cmd", "seed": 3, "bytes": 3,
+                                     "sha256": hashlib.sha256(b"abc").hexdigest()}
+    man["files"]["old.npz"] = {"seed": 1}
+    path.write_text(json.dumps(man))
+    update_manifest(tmp_path, ["x"], chapter="ignored", command="cmd2", seed=[0, 1])
+    again = json.loads(path.read_text())
+    assert again["chapter"] == "miller" and again["files"]["old.npz"] == {"seed": 1}
+    assert again["files"]["x.json"]["seed"] == [0, 1] and again["files"]["x.json"]["command"] == "cmd2"

@@ -1,4 +1,3 @@
-import json
 
 import pytest
 
@@ -10,16 +9,6 @@ def test_cli_refuses_bad_arguments(capsys):
         ta.main(["nope"])
     with pytest.raises(SystemExit):
         ta.main(["wt2", "--seeds", "x"])
-
-
-def test_manifest_records_sha256(tmp_path, monkeypatch):
-    monkeypatch.setattr(ta, "ART_DIR", tmp_path)
-    for ext in ("npz", "json"):
-        (tmp_path / f"a.{ext}").write_bytes(b"x")
-    ta._update_manifest("a", "cmd", 0)
-    man = json.loads((tmp_path / "MANIFEST.json").read_text())
-    assert man["chapter"] == "miller" and set(man["files"]) == {"a.npz", "a.json"}
-    assert man["files"]["a.npz"]["command"] == "cmd" and len(man["files"]["a.npz"]["sha256"]) == 64
 
 
 def test_cli_refuses_nonpositive_overrides():

@@ -113,6 +113,22 @@ def load_artifact(directory: str | os.PathLike, name: str, *, command: str | Non
     return Artifact(params, meta.get("history", {}), meta.get("config", {}), meta)
 
 
+def update_manifest(directory: str | os.PathLike, names, *, chapter: str, command: str, seed) -> Path:
+    """Record artefacts ``names`` (each ``<name>.npz`` + ``<name>.json`` in ``directory``) in
+    ``<directory>/MANIFEST.json``: per file the command that made it, its seed(s), sha256 and size.
+    Other entries are kept; returns the manifest's path."""
+    directory = Path(directory)
+    path = directory / "MANIFEST.json"
+    man = json.loads(path.read_text()) if path.is_file() else {"chapter": chapter, "files": {}}
+    for name in names:
+        for ext in ("npz", "json"):
+            f = directory / f"{name}.{ext}"
+            man["files"][f.name] = {"command": command, "seed": seed, "sha256": sha256_file(f),
+                                    "bytes": f.stat().st_size}
+    path.write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
+    return path
+
+
 def parse_seeds(text: str) -> list[int]:
     """Seeds on a training command line: '0-5' -> [0, ..., 5]; '1,3,4' -> [1, 3, 4]. Raises ValueError on anything else."""
     seeds = []

@@ -22,7 +22,6 @@ stops cleanly at a checkpoint once S seconds have passed (exit code 75: run the 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -31,7 +30,7 @@ from pathlib import Path
 
 import torch
 
-from rnnrepro.book.artifacts import parse_seeds, save_artifact, sha256_file
+from rnnrepro.book.artifacts import parse_seeds, save_artifact, update_manifest
 from rnnrepro.book.paths import REPO
 from rnnrepro.miller import language_model as lm
 from rnnrepro.miller import lm_experiments as lx
@@ -40,15 +39,6 @@ ART_DIR = REPO / "book" / "artifacts" / "miller"
 CONTROL_SEEDS = [0]
 #: Exit code of a run stopped by ``--stop-after`` at a checkpoint (EX_TEMPFAIL: run it again to resume).
 EXIT_RESUME = 75
-
-
-def _update_manifest(name: str, command: str, seed) -> None:
-    path = ART_DIR / "MANIFEST.json"
-    man = json.loads(path.read_text()) if path.is_file() else {"chapter": "miller", "files": {}}
-    for ext in ("npz", "json"):
-        f = ART_DIR / f"{name}.{ext}"
-        man["files"][f.name] = {"command": command, "seed": seed, "sha256": sha256_file(f), "bytes": f.stat().st_size}
-    path.write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
 
 
 def train_one(what: str, size: str, seeds: list[int], device: str, command: str, verbose: bool = True,
@@ -86,7 +76,7 @@ def train_one(what: str, size: str, seeds: list[int], device: str, command: str,
                   vocab_head=corpus.vocab.itos[:20])
     save_artifact(ART_DIR, name, {k: torch.as_tensor(v).to(torch.float64) for k, v in arrays.items()},
                   config=config, command=command)
-    _update_manifest(name, command, seeds if len(seeds) > 1 else seeds[0])
+    update_manifest(ART_DIR, [name], chapter="miller", command=command, seed=seeds if len(seeds) > 1 else seeds[0])
     if verbose:
         print(f"{name}: {config['wall_s']:.0f} s", flush=True)
     return name

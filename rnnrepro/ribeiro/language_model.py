@@ -16,6 +16,7 @@ import torch.nn.functional as F
 from rnnrepro.core import cells
 from rnnrepro.data import wikitext
 from rnnrepro.book.artifacts import save_artifact
+from rnnrepro.ribeiro.temporal_order import flat, set_flat
 
 #: Reduced configuration (the paper: vocabulary 33,278, embedding = hidden = 800, dropout 0.5, BPTT 80,
 #: batch 100, Adam with plateau schedule, ≤ 100 epochs, trained on the 2.1M-token training split).
@@ -62,16 +63,6 @@ def new_model(cfg: dict, seed: int) -> TiedLM:
     """Float32 model after torch.manual_seed(seed)."""
     torch.manual_seed(seed)
     return TiedLM(cfg["vocab"], cfg["hidden"], cfg["dropout"]).float()
-
-
-def flat(model) -> torch.Tensor:
-    """Parameters (the tied matrix once) as one vector."""
-    return nn.utils.parameters_to_vector(model.parameters()).detach().clone()
-
-
-def set_flat(model, theta) -> None:
-    """Write a float32 copy of a flat vector into the model (training never writes back into theta)."""
-    nn.utils.vector_to_parameters(torch.as_tensor(theta).to(torch.float32).clone(), model.parameters())
 
 
 @torch.no_grad()

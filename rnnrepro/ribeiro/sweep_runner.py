@@ -77,7 +77,8 @@ def export(checkpoint: str, *, name: str, ran_on: str, command: str) -> None:
     import numpy as np
 
     from rnnrepro.book.artifacts import save_artifact
-    from rnnrepro.ribeiro.train_artifacts import ART_DIR, _update_manifest
+    from rnnrepro.book.artifacts import update_manifest
+    from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
     state = torch.load(checkpoint, weights_only=False)
     flat = lambda ts: torch.cat([t.reshape(t.shape[0], -1) for t in ts], dim=1)   # list of (S, ...) -> (S, D)
@@ -93,7 +94,7 @@ def export(checkpoint: str, *, name: str, ran_on: str, command: str) -> None:
                   data_seeds=[1, 2], batch=100, lr=1e-3, milestones=[500, 1000, 2000], gamma=0.1, clip=0.25,
                   reduction="sum", ran_on=ran_on)
     save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
-    _update_manifest([name], command, int(state["seeds"][0]))
+    update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=int(state["seeds"][0]))
 
 
 TASK_DEFAULTS = dict(T=150, n=1000)

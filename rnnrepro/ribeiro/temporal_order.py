@@ -61,9 +61,11 @@ def flat(model: nn.Module) -> torch.Tensor:
     return nn.utils.parameters_to_vector(model.parameters()).detach().clone()
 
 
-def set_flat(model: nn.Module, theta: torch.Tensor) -> None:
-    """Write a copy of a flat vector into the model's parameters (training never writes back into theta)."""
-    nn.utils.vector_to_parameters(theta.to(next(model.parameters()).dtype).clone(), model.parameters())
+def set_flat(model: nn.Module, theta) -> None:
+    """Write a copy of a flat vector (tensor or array) into the model's parameters, in the model's dtype
+    (training never writes back into theta)."""
+    theta = torch.as_tensor(theta).to(next(model.parameters()).dtype).clone()
+    nn.utils.vector_to_parameters(theta, model.parameters())
 
 
 def evaluation_chain(T: int, hidden: int, batch: int = 500) -> int:

@@ -11,10 +11,9 @@ Writes ``book/artifacts/ribeiro/<name>.npz/.json`` (rnnrepro.book.artifacts) and
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from rnnrepro.book.artifacts import load_artifact, save_artifact, sha256_file
+from rnnrepro.book.artifacts import load_artifact, save_artifact, update_manifest
 from rnnrepro.book.paths import REPO
 
 ART_DIR = REPO / "book" / "artifacts" / "ribeiro"
@@ -33,17 +32,6 @@ def save_lm_init(command: str) -> None:
     save_artifact(ART_DIR, "lm_init", {"theta_init": theta}, config={"seed": cfg["seed"]}, command=command)
 
 
-def _update_manifest(names, command: str, seed: int):
-    path = ART_DIR / "MANIFEST.json"
-    man = json.loads(path.read_text()) if path.is_file() else {"chapter": "ribeiro", "files": {}}
-    for name in names:
-        for ext in ("npz", "json"):
-            f = ART_DIR / f"{name}.{ext}"
-            man["files"][f.name] = {"command": command, "seed": seed, "sha256": sha256_file(f),
-                                    "bytes": f.stat().st_size}
-    path.write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("lm", "lm_init"))
@@ -52,11 +40,12 @@ def main(argv=None) -> int:
     command = f"python -m rnnrepro.ribeiro.train_artifacts {args.what} --seed {args.seed}"
     if args.what == "lm_init":
         save_lm_init(command)
-        _update_manifest(["lm_init"], command, load_artifact(ART_DIR, "lm").config["seed"])
+        update_manifest(ART_DIR, ["lm_init"], chapter="ribeiro", command=command,
+                        seed=load_artifact(ART_DIR, "lm").config["seed"])
     else:
         from rnnrepro.ribeiro import language_model as lm
         lm.train_and_save(ART_DIR, args.seed, command)
-        _update_manifest(["lm"], command, args.seed)
+        update_manifest(ART_DIR, ["lm"], chapter="ribeiro", command=command, seed=args.seed)
     return 0
 
 
