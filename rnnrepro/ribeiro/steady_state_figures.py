@@ -1,0 +1,42 @@
+"""Figures of steady states along θ(s) (paper Figs. 5, 8, 9): one panel per (input, output) pair, the
+outputs after the burn-in scattered against s and coloured by initial state."""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+
+from rnnrepro.book.plotting import new_figure
+
+
+def steady_state_panel(ax, bif: dict, *, k: int, j: int, s, title: str | None = None, every: int = 3) -> None:
+    """Scatter output ``j`` under constant input ``k`` of ``bif["out"]`` (P, K, n_ic, L, R) against ``s`` (P,),
+    every ``every``-th steady-state step, coloured by initial state."""
+    o = np.asarray(bif["out"])[:, k, :, ::every, j]                    # (P, n_ic, L / every)
+    ic = np.broadcast_to(np.arange(o.shape[1])[None, :, None], o.shape).ravel()
+    ax.scatter(np.broadcast_to(np.asarray(s)[:, None, None], o.shape).ravel(), o.ravel(), c=ic, cmap="tab10",
+               vmin=0, vmax=9, s=1, alpha=0.5, linewidths=0, rasterized=True)
+    ax.set(xlabel="s", ylabel=f"output {j + 1}")
+    if title:
+        ax.set_title(title)
+
+
+def steady_state_grid(bif: dict, s, symbols, *, every: int = 6, fontsize: float = 7.0):
+    """Every input (rows, named by ``symbols``) against every output (columns): a figure of K × R panels
+    titled (a), (b), … row by row, all text at ``fontsize`` points. Returns the figure."""
+    K, R = np.asarray(bif["out"]).shape[1], np.asarray(bif["out"]).shape[4]
+    fig, axes = new_figure(R, K, height=1.55, constrained_layout=True)
+    letters = iter(string.ascii_lowercase)
+    for k in range(K):
+        for j in range(R):
+            ax = axes[k, j]
+            steady_state_panel(ax, bif, k=k, j=j, s=s, title=f"({next(letters)}) input {symbols[k]}, out {j + 1}",
+                               every=every)
+            ax.grid(False)
+            ax.locator_params(nbins=3)
+            ax.title.set_fontsize(fontsize)
+            ax.tick_params(labelsize=fontsize)
+            ax.xaxis.label.set_fontsize(fontsize)
+            ax.yaxis.label.set_fontsize(fontsize)
+    return fig
