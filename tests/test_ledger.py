@@ -198,3 +198,17 @@ def test_sensitivity_runs_collect_failures(tmp_path, monkeypatch):
     assert [f[:2] for f in ledger.failures] == [("paper", "demo.eq1.a"), ("integrity", "demo.eq1.b")]
     with pytest.raises(ClaimFailed, match="2 rows failed in a sensitivity run"):
         ledger.finish()
+
+
+def test_the_section_being_run_is_written_for_the_heartbeat_and_removed_at_finish(ledger, tmp_path):
+    path = tmp_path / "demo.section"
+    with ledger.section("outer"):
+        assert path.read_text() == "outer"
+        with ledger.section("inner"):
+            assert path.read_text() == "inner"
+        assert path.read_text() == "outer"
+        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+                     status="reproduced", control=0.9)
+    assert path.read_text() == ""
+    ledger.finish()
+    assert not path.exists()

@@ -121,14 +121,23 @@ class Ledger:
     # ------------------------------------------------------------------ recording
     @contextmanager
     def section(self, name: str):
-        """Time a section of the chapter; claims made inside are tagged with it."""
+        """Time a section of the chapter; claims made inside are tagged with it. The section being run is
+        also written to ``<out>/<key>.section`` (the book build's heartbeat names it; removed by finish)."""
         previous, self._section = self._section, name
+        self._announce(name)
         t0 = time.perf_counter()
         try:
             yield self
         finally:
             self.sections[name] = self.sections.get(name, 0.0) + time.perf_counter() - t0
             self._section = previous
+            self._announce(previous)
+
+    def _announce(self, name: str) -> None:
+        try:
+            (self.out / f"{self.chapter.key}.section").write_text(name)
+        except OSError:
+            pass                      # only the heartbeat reads it
 
     def claim(self, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
               paper: Any = None, control: Any = None, control_note: str = "", no_control: str = "",
@@ -316,6 +325,7 @@ class Ledger:
         from rnnrepro.book.cite import cite_block_markdown
 
         (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
+        (self.out / f"{self.chapter.key}.section").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
         if self.failures:

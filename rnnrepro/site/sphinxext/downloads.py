@@ -2,17 +2,50 @@
 
 The chapter's "Cite this chapter" block links to ``<key>.ledger.json`` and ``<key>.figures.zip``
 (see :func:`rnnrepro.book.cite.cite_block_markdown`); after an HTML build this copies the ledger that
-the build wrote and zips the figure arrays next to ``<key>.html``.
+the build wrote and zips the figure arrays next to ``<key>.html``, with a ``README.txt`` saying which
+file is which figure of the page and what each array is.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
 
 from rnnrepro.book.chapters import all_chapters
-from rnnrepro.book.paths import output_dir, toc_files
+from rnnrepro.book.paths import REPO, output_dir, toc_files
+
+
+def figure_captions(notebook: Path) -> dict[str, str]:
+    """{figure id: caption} for every code cell of a MyST notebook that calls ``ledger.figure("<id>", ...)``
+    and carries a ``mystnb.figure.caption`` in its metadata."""
+    import jupytext
+
+    captions = {}
+    for cell in jupytext.read(notebook).cells:
+        caption = cell.metadata.get("mystnb", {}).get("figure", {}).get("caption")
+        for fig_id in re.findall(r'ledger\.figure\(\s*"([a-z0-9_]+)"', cell.source) if cell.cell_type == "code" else []:
+            if caption:
+                captions[fig_id] = caption
+    return captions
+
+
+def figure_readme(key: str, ledger: dict, captions: dict[str, str]) -> str:
+    """The README.txt of a chapter's figure-data zip: per figure file, the page's figure name, its caption
+    and the shape of every array (from the ledger's ``figures`` record)."""
+    lines = [f"Figure data of the rnnrepro chapter '{key}' (profile {ledger.get('profile', '?')}).",
+             "One .npz file per figure of the page (read with numpy.load); <id>.npz holds the arrays the",
+             f"figure named fig-{key}-<id> on the page was drawn from.", ""]
+    for fig_id, record in sorted(ledger.get("figures", {}).items()):
+        digest = record.get("sha256", "?")
+        lines.append(f"{key}.figures/{fig_id}.npz  (page figure fig-{key}-{fig_id}; sha256 {digest})")
+        if fig_id in captions:
+            lines.append(f"  caption: {captions[fig_id]}")
+        lines += [f"  {name}: shape {tuple(shape)}" for name, shape in record.get("arrays", {}).items()]
+        lines.append("")
+    return "\n".join(lines)
 
 
 def copy_chapter_data(outdir: Path) -> list[Path]:
@@ -33,9 +66,11 @@ def copy_chapter_data(outdir: Path) -> list[Path]:
             raise FileNotFoundError(f"no ledger for chapter {key} in {source}: the chapter did not run")
         written.append(Path(shutil.copy2(ledger, target / ledger.name)))
         archive = target / f"{key}.figures.zip"
+        readme = figure_readme(key, json.loads(ledger.read_text()), figure_captions(REPO / chapter.notebook))
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
             for npz in sorted((source / f"{key}.figures").glob("*.npz")):
                 zf.write(npz, f"{key}.figures/{npz.name}")
+            zf.writestr(f"{key}.figures/README.txt", readme)
         written.append(archive)
     return written
 

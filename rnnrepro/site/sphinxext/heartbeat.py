@@ -1,10 +1,14 @@
 """A line every 30 s while a page is read: executing a chapter takes minutes, and Sphinx prints nothing
-between "Executing notebook" and "Executed notebook". The line names the page and how long it has run."""
+between "Executing notebook" and "Executed notebook". The line names the page, how long it has run and,
+for a chapter, the section of it being executed (which the chapter's ledger writes to ``<key>.section``
+beside its executed notebook)."""
 
 from __future__ import annotations
 
 import threading
 import time
+
+from pathlib import Path
 
 from sphinx.util import logging
 
@@ -12,10 +16,11 @@ logger = logging.getLogger(__name__)
 
 
 class Heartbeat:
-    """Calls ``say(message)`` every ``every`` seconds while a page is being read (one daemon thread)."""
+    """Calls ``say(message)`` every ``every`` seconds while a page is being read (one daemon thread);
+    ``section_of(page)`` (optional) names the part of the page being executed, or returns ""."""
 
-    def __init__(self, say, every: float = 30.0):
-        self.say, self.every = say, every
+    def __init__(self, say, every: float = 30.0, section_of=None):
+        self.say, self.every, self.section_of = say, every, section_of
         self.page, self.since = None, 0.0
         self._lock, self._stop = threading.Lock(), threading.Event()
         self._thread = None
@@ -36,11 +41,28 @@ class Heartbeat:
             with self._lock:
                 page, since = self.page, self.since
             if page is not None and time.monotonic() - since >= self.every / 2:   # not a page just begun
-                self.say(f"still reading {page}: {time.monotonic() - since:.0f} s")
+                section = self.section_of(page) if self.section_of else ""
+                self.say(f"still reading {page}: {time.monotonic() - since:.0f} s"
+                         + (f", section {section}" if section else ""))
+
+
+def chapter_section(page: str) -> str:
+    """The section a chapter page's execution is in (``<key>.section`` beside its executed notebook), or ""."""
+    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.paths import output_dir
+
+    for key, chapter in all_chapters().items():
+        if chapter.notebook.removesuffix(".md") == page:
+            path = Path(output_dir(chapter.notebook)) / f"{key}.section"
+            try:
+                return path.read_text().strip()
+            except OSError:
+                return ""
+    return ""
 
 
 def setup(app):
-    beat = Heartbeat(lambda message: logger.info(f"[rnnrepro] {message}"))
+    beat = Heartbeat(lambda message: logger.info(f"[rnnrepro] {message}"), section_of=chapter_section)
     app.connect("source-read", lambda app, docname, source: beat.reading(docname))
     app.connect("env-updated", lambda app, env: beat.stop())
     app.connect("build-finished", lambda app, exc: beat.stop())
