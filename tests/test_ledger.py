@@ -212,3 +212,12 @@ def test_the_section_being_run_is_written_for_the_heartbeat_and_removed_at_finis
     assert path.read_text() == ""
     ledger.finish()
     assert not path.exists()
+
+
+def test_a_row_left_as_a_cells_last_value_displays_nothing(ledger):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    row = ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+                       status="reproduced", control=0.9)
+    data, metadata = InteractiveShell.instance().display_formatter.format(row)
+    assert data == {} and metadata == {}

@@ -75,6 +75,10 @@ class Claim:
         """``value`` formatted with the claim's format (see :func:`show`)."""
         return show(value, self.fmt)
 
+    def _ipython_display_(self) -> None:
+        """A row displays nothing in a notebook: a cell that ends with ``ledger.claim(...)`` shows no repr
+        on the page (the row is shown in the chapter's claims table)."""
+
 
 def plain(value: Any) -> Any:
     """Numpy/torch scalars → python bool/int/float; other values unchanged."""
