@@ -107,3 +107,38 @@ def test_lower_layers_import_nothing_above_them():
             for target in _imports(path):
                 top = target.split(".")[1] if "." in target else ""
                 assert top not in {"book", "site", *chapters}, f"{path.relative_to(REPO)} imports {target}"
+
+
+def test_the_package_has_no_import_circle():
+    """Module-level imports between rnnrepro's modules form no cycle (imports inside functions, made lazily
+    on purpose, are not counted)."""
+    import ast
+
+    root = REPO / "rnnrepro"
+    modules = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in root.rglob("*.py")}
+    graph = {}
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.parse(path.read_text()).body:
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            deps |= {t for t in targets if t in modules and t != name}
+        graph[name] = deps
+    state = {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for dep in sorted(graph[node]):
+            if state.get(dep) == "open":
+                raise AssertionError("import circle: " + " -> ".join(stack[stack.index(dep):] + [dep]))
+            if dep not in state:
+                visit(dep, stack + [dep])
+        state[node] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
