@@ -68,11 +68,23 @@ def check_chapter_data(chapter) -> None:
 
 def ipc_kernel_manager():
     """A kernel manager whose kernel talks over local IPC sockets, not TCP: nothing is sent over the
-    network, and ipykernel has no reason to warn about TCP without encryption."""
+    network, and ipykernel has no reason to warn about TCP without encryption. Each kernel's sockets
+    live in a fresh temporary folder (jupyter_client's default, ``kernel-ipc-N`` in the working
+    directory, left socket files beside the chapters, and a second kernel in one process collided
+    with the first's)."""
+    import shutil
+    import tempfile
+
     from jupyter_client import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
         def __init__(self, **kwargs):
-            super().__init__(transport="ipc", **kwargs)
+            self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-")
+            super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
+
+        async def _async_cleanup_resources(self, restart: bool = False) -> None:
+            await super()._async_cleanup_resources(restart=restart)
+            if not restart:
+                shutil.rmtree(self._ipc_folder, ignore_errors=True)
 
     return IPCKernelManager

@@ -8,13 +8,15 @@
 - :mod:`.book_table`: the ``rnnrepro-book-table`` directive (the book-wide table on the intro, made
   when the page is written, after the chapters ran);
 - :mod:`.bibliography`: author–year labels in the bibliography, as the text cites;
-- :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it and how long it has run.
+- :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it, how long it has run and its section;
+- :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP.
 """
 
-from rnnrepro.site.sphinxext import bibliography, book_table, downloads, heartbeat, mathjax, scripts, style
+from rnnrepro.site.sphinxext import (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts,
+                                    style)
 
 
 def setup(app):
-    for module in (bibliography, book_table, downloads, heartbeat, mathjax, scripts, style):
+    for module in (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
