@@ -16,15 +16,20 @@ def test_the_build_executes_notebooks_with_kernels_over_ipc(monkeypatch, capfd):
 
 
 def test_kernels_one_after_another_in_one_process_leave_nothing_behind(monkeypatch, tmp_path):
+    import os
+    import shutil
     import tempfile
 
     monkeypatch.setattr(utils, "executenb", utils.executenb)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
+    short = tempfile.mkdtemp(prefix="rk-", dir="/tmp")           # a socket path must stay under ~100 characters
+    monkeypatch.setattr(tempfile, "tempdir", short)
     use_ipc_kernels()
-    for k in range(2):                                            # the second used to collide with the first
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{k} + 1")])
-        result = utils.single_nb_execution(nb, cwd=str(tmp_path), timeout=60, allow_errors=False)
-        assert result.err is None and nb.cells[0].outputs[0]["data"]["text/plain"] == str(k + 1)
-    assert [p.name for p in tmp_path.iterdir()] == ["tmp"]        # no kernel-ipc-N in the working directory
-    assert list((tmp_path / "tmp").iterdir()) == []               # each kernel's socket folder removed
+    try:
+        for k in range(2):                                        # the second used to collide with the first
+            nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"{k} + 1")])
+            result = utils.single_nb_execution(nb, cwd=str(tmp_path), timeout=60, allow_errors=False)
+            assert result.err is None and nb.cells[0].outputs[0]["data"]["text/plain"] == str(k + 1)
+        assert list(tmp_path.iterdir()) == []                     # no kernel-ipc-N in the working directory
+        assert os.listdir(short) == []                            # each kernel's socket folder removed
+    finally:
+        shutil.rmtree(short, ignore_errors=True)

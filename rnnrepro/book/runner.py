@@ -79,7 +79,10 @@ def ipc_kernel_manager():
 
     class IPCKernelManager(AsyncKernelManager):
         def __init__(self, **kwargs):
-            self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-")
+            base = tempfile.gettempdir()
+            if len(base) > 60 and os.path.isdir("/tmp"):      # a socket's path must stay under ~100 characters
+                base = "/tmp"
+            self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-", dir=base)
             super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
 
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
