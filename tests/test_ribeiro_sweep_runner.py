@@ -46,6 +46,10 @@ def test_snapshots_are_kept_and_exported(tmp_path, monkeypatch):
     art = load_artifact(tmp_path / "art", "sweep_test")
     assert art.params["theta_init"].shape == art.params["theta_final"].shape == (2, art.params["snap1_theta"].shape[1])
     assert art.config["snapshots"] == {"0": 0, "1": 1, "2": 2} and (tmp_path / "art" / "MANIFEST.json").is_file()
+    sweep_runner.export(path, name="sweep_small", ran_on="test", command="test", keep={2})
+    small = load_artifact(tmp_path / "art", "sweep_small")
+    assert small.config["snapshots"] == {"0": 0, "2": 2} and "snap1_theta" not in small.params
+    assert np.array_equal(small.params["snap2_m"], art.params["snap2_m"])
     # the exported initial weights are each seed's own initialisation, and the final ones the trainer's
     torch.set_default_dtype(torch.float32)   # as run_task draws them (conftest's default is float64)
     fresh = BatchedTrainer([0, 1], (*to.make_data(20, 52, 1), *to.make_data(20, 52, 2)), hidden=5)

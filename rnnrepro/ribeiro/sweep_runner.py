@@ -68,28 +68,29 @@ def run_sweep(seed_batches, *, workers: int = 1, scheduler: str | None = None, *
         return list(ex.map(partial(run_task, **task_kw), [list(b) for b in seed_batches]))
 
 
-def export(checkpoint: str, *, name: str, ran_on: str, command: str) -> None:
+def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep=None) -> None:
     """Ship a finished task checkpoint as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
 
     Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
-    for every snapshot epoch e, ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v`` (S, D) (Adam's moments).
+    for every snapshot epoch e in ``keep`` (default: all), ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v``
+    (S, D) (Adam's moments).
     History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``."""
     import numpy as np
 
-    from rnnrepro.book.artifacts import save_artifact
-    from rnnrepro.book.artifacts import update_manifest
+    from rnnrepro.book.artifacts import save_artifact, update_manifest
     from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
     state = torch.load(checkpoint, weights_only=False)
     flat = lambda ts: torch.cat([t.reshape(t.shape[0], -1) for t in ts], dim=1)   # list of (S, ...) -> (S, D)
     params = {"theta_init": flat(state["snapshots"][0]["params"]), "theta_final": flat(state["params"])}
-    for e, snap in sorted(state["snapshots"].items()):
-        if e:
-            params.update({f"snap{e}_theta": flat(snap["params"]), f"snap{e}_m": flat(snap["m"]),
-                           f"snap{e}_v": flat(snap["v"])})
+    kept = {e: snap for e, snap in sorted(state["snapshots"].items()) if e and (keep is None or e in keep)}
+    for e, snap in kept.items():
+        params.update({f"snap{e}_theta": flat(snap["params"]), f"snap{e}_m": flat(snap["m"]),
+                       f"snap{e}_v": flat(snap["v"])})
     history = {k: np.asarray(v).tolist() for k, v in state["history"].items()}
     config = dict(seeds=list(state["seeds"]), epochs=int(state["epoch"]), steps=int(state["step"]),
-                  snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())},
+                  snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())
+                             if e == 0 or e in kept},
                   T=TASK_DEFAULTS["T"], n_train=TASK_DEFAULTS["n"], n_val=TASK_DEFAULTS["n"], hidden=50,
                   data_seeds=[1, 2], batch=100, lr=1e-3, milestones=[500, 1000, 2000], gamma=0.1, clip=0.25,
                   reduction="sum", ran_on=ran_on)
@@ -106,6 +107,7 @@ def main(argv=None):
     ap.add_argument("--export", metavar="CHECKPOINT", help="ship a finished checkpoint as an artefact")
     ap.add_argument("--name", default="wss_paper")
     ap.add_argument("--ran-on", default="", help="the machine the checkpoint was trained on (recorded)")
+    ap.add_argument("--keep-snapshots", default="", help="snapshot epochs to ship (default: all)")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--batch-seeds", type=int, default=10)
     ap.add_argument("--epochs", type=int, default=3000)
@@ -119,10 +121,11 @@ def main(argv=None):
     ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
     a = ap.parse_args(argv)
     if a.export:
-        export(a.export, name=a.name, ran_on=a.ran_on,
+        keep = {int(e) for e in a.keep_snapshots.split(",") if e} or None
+        export(a.export, name=a.name, ran_on=a.ran_on, keep=keep,
                command="python -m rnnrepro.ribeiro.sweep_runner --out DIR --device cuda; "
                        f"python -m rnnrepro.ribeiro.sweep_runner --export DIR/{os.path.basename(a.export)} "
-                       f"--name {a.name}")
+                       f"--name {a.name}" + (f" --keep-snapshots {a.keep_snapshots}" if keep else ""))
         return
     if not a.out:
         ap.error("--out DIR is required to run a sweep")
