@@ -58,3 +58,17 @@ def test_load_flat_snapshot_resumes_like_the_uninterrupted_run():
         pass
     else:
         raise AssertionError("a wrong shape must raise")
+
+
+def test_flat_per_seed_is_each_models_flat_vector_and_split_inverts_it():
+    import pytest
+
+    from rnnrepro.ribeiro.batched_training import flat_per_seed, split_per_seed, stacked_init
+    params = stacked_init(6, [0, 4])
+    theta = flat_per_seed(params)
+    for k, seed in enumerate([0, 4]):
+        assert torch.equal(theta[k], to.flat(to.new_model(6, seed)))
+    back = split_per_seed(theta, [p.shape[1:] for p in params])
+    assert all(torch.equal(a, b) for a, b in zip(back, params))
+    with pytest.raises(ValueError):
+        split_per_seed(theta[:, :-1], [p.shape[1:] for p in params])

@@ -24,6 +24,22 @@ def stacked_init(hidden: int, seeds) -> list[torch.Tensor]:
     return [torch.stack([ps[j].detach().clone() for ps in per_model]) for j in range(len(per_model[0]))]
 
 
+def flat_per_seed(params) -> torch.Tensor:
+    """Stacked parameters (a list of (S, ...) tensors) -> one flat vector per seed (S, D), nn.Module order."""
+    return torch.cat([p.detach().reshape(p.shape[0], -1) for p in params], dim=1)
+
+
+def split_per_seed(theta, shapes) -> list[torch.Tensor]:
+    """Flat vectors theta (S, D) -> stacked tensors (S, *shape) for each per-seed ``shape`` in ``shapes``
+    (the inverse of :func:`flat_per_seed`); ValueError when D does not match."""
+    theta = torch.as_tensor(theta)
+    sizes = [int(torch.Size(shape).numel()) for shape in shapes]
+    if theta.dim() != 2 or sum(sizes) != theta.shape[1]:
+        raise ValueError(f"theta must be (S, {sum(sizes)}), got {tuple(theta.shape)}")
+    parts = torch.split(theta, sizes, dim=1)
+    return [part.reshape((theta.shape[0], *shape)) for part, shape in zip(parts, shapes)]
+
+
 def forward(params, U: torch.Tensor) -> torch.Tensor:
     """Logits (S, n, 4) of the S stacked classifiers on one-hot inputs U (T, n, 6) shared by all seeds."""
     Wih, Whh, bih, bhh, Wo, bo = params
@@ -157,7 +173,7 @@ class BatchedTrainer:
 
     def theta(self, s: int) -> torch.Tensor:
         """Seed index s's parameters as one flat vector in nn.Module order (for ``set_flat``)."""
-        return torch.cat([p[s].detach().reshape(-1) for p in self.params]).cpu()
+        return flat_per_seed(self.params)[s].cpu()
 
     def optimiser_state(self) -> dict:
         """Parameters, Adam moments (lists of (S, ...) CPU tensors), step and epoch: what a replay starts from."""
@@ -192,17 +208,13 @@ class BatchedTrainer:
     def load_flat_snapshot(self, theta, m, v, *, step: int, epoch: int) -> None:
         """Start from a shipped snapshot: theta, m, v (S, D) flat per seed in nn.Module order (as
         ``export`` writes them), Adam's step count and the epoch (which sets the learning rate)."""
-        flat = [torch.as_tensor(a) for a in (theta, m, v)]
-        D = sum(p[0].numel() for p in self.params)
-        if any(a.shape != (len(self.seeds), D) for a in flat):
-            raise ValueError(f"snapshot arrays must be ({len(self.seeds)}, {D}), got {[tuple(a.shape) for a in flat]}")
+        shapes = [p.shape[1:] for p in self.params]
+        if any(torch.as_tensor(a).shape[0] != len(self.seeds) for a in (theta, m, v)):
+            raise ValueError(f"snapshot arrays must have one row per seed ({len(self.seeds)})")
         with torch.no_grad():
-            for dst, src in zip((self.params, self.m, self.v), flat):
-                k = 0
-                for d in dst:
-                    n = d[0].numel()
-                    d.copy_(src[:, k:k + n].reshape(d.shape).to(d.device, d.dtype))
-                    k += n
+            for dst, src in zip((self.params, self.m, self.v), (theta, m, v)):
+                for d, part in zip(dst, split_per_seed(src, shapes)):
+                    d.copy_(part.to(d.device, d.dtype))
         self.step_count, self.epoch = int(step), int(epoch)
 
     def save(self, path):

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from rnnrepro.ribeiro import temporal_order as to
-from rnnrepro.ribeiro.batched_training import BatchedTrainer, forward
+from rnnrepro.ribeiro.batched_training import BatchedTrainer, forward, split_per_seed
 
 SOLVED = 0.95      #: "solves": final training and validation accuracy both at least this
 CHANCE = 0.25      #: guessing among 4 classes
@@ -24,14 +24,7 @@ def paper_data(n: int = 1000, T: int = 150):
 
 def unflatten(theta, hidden: int = 50) -> list[torch.Tensor]:
     """Flat float32 vectors (S, D) in nn.Module order -> the 6 stacked parameter tensors (S, ...)."""
-    theta = torch.as_tensor(theta)
-    out, k = [], 0
-    for p in to.Classifier(hidden).parameters():
-        out.append(theta[:, k:k + p.numel()].reshape((theta.shape[0],) + tuple(p.shape)))
-        k += p.numel()
-    if k != theta.shape[1]:
-        raise ValueError(f"theta has {theta.shape[1]} entries per row, a {hidden}-unit classifier {k}")
-    return out
+    return split_per_seed(theta, [p.shape for p in to.Classifier(hidden).parameters()])
 
 
 @torch.no_grad()

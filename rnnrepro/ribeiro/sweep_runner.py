@@ -19,8 +19,8 @@ from functools import partial
 
 import torch
 
-from rnnrepro.ribeiro import temporal_order as to
-from rnnrepro.ribeiro.batched_training import BatchedTrainer
+from rnnrepro.ribeiro.paper_sweep import paper_data
+from rnnrepro.ribeiro.batched_training import BatchedTrainer, flat_per_seed
 
 
 def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, checkpoint_every: int = 100,
@@ -35,7 +35,7 @@ def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, 
     try:
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
-        data = (*to.make_data(n, T, 1), *to.make_data(n, T, 2))
+        data = paper_data(n, T)
         bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device)
         path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
         if os.path.exists(path):
@@ -81,12 +81,12 @@ def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep=None) 
     from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
     state = torch.load(checkpoint, weights_only=False)
-    flat = lambda ts: torch.cat([t.reshape(t.shape[0], -1) for t in ts], dim=1)   # list of (S, ...) -> (S, D)
-    params = {"theta_init": flat(state["snapshots"][0]["params"]), "theta_final": flat(state["params"])}
+    params = {"theta_init": flat_per_seed(state["snapshots"][0]["params"]),
+              "theta_final": flat_per_seed(state["params"])}
     kept = {e: snap for e, snap in sorted(state["snapshots"].items()) if e and (keep is None or e in keep)}
     for e, snap in kept.items():
-        params.update({f"snap{e}_theta": flat(snap["params"]), f"snap{e}_m": flat(snap["m"]),
-                       f"snap{e}_v": flat(snap["v"])})
+        params.update({f"snap{e}_theta": flat_per_seed(snap["params"]), f"snap{e}_m": flat_per_seed(snap["m"]),
+                       f"snap{e}_v": flat_per_seed(snap["v"])})
     history = {k: np.asarray(v).tolist() for k, v in state["history"].items()}
     config = dict(seeds=list(state["seeds"]), epochs=int(state["epoch"]), steps=int(state["step"]),
                   snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())
