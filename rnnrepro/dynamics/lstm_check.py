@@ -25,7 +25,7 @@ def permute_gates(params: dict[str, torch.Tensor], order: str) -> dict[str, torc
     return {name: reorder(t) for name, t in params.items()}
 
 
-def lstm_gap_to_torch(n_sets: int, n_in: int, n_hidden: int, n_batch: int, n_steps: int, seed: int,
+def lstm_gap_to_torch(*, n_sets: int, n_in: int, n_hidden: int, n_batch: int, n_steps: int, seed: int,
                       gate_order: str = TORCH_GATES) -> float:
     """Largest |h_ours − h_torch| over time, batch and ``n_sets`` random float64 LSTMs.
 
