@@ -119,7 +119,7 @@ class _Text(HTMLParser):
         super().__init__()
         self.stack, self.chunks, self.shown, self.images, self.math = [], [], [], [], 0
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attrs = dict(attrs)
         if tag == "mjx-container":
             self.math += 1
@@ -130,17 +130,17 @@ class _Text(HTMLParser):
         source = "cell_input" in (attrs.get("class") or "").split()
         self.stack.append((tag, tag in self.PROSE_SKIP, tag in self.SHOWN_SKIP or source))
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "img":
             self.images.append(dict(attrs).get("src") or "")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 del self.stack[i:]
                 return
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if not any(prose for _, prose, _ in self.stack):
             self.chunks.append(data)
         if not any(shown for _, _, shown in self.stack):

@@ -8,6 +8,7 @@ import functools
 import http.server
 import re
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def inject_after_head(page: bytes, snippet: bytes) -> bytes:
 
 
 @contextmanager
-def serve(folder: Path, inject: str = ""):
+def serve(folder: Path, inject: str = "") -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL. ``inject``:
     HTML put right after the ``<head>`` tag of every ``.html`` page served."""
     handler_class = type("Handler", (_QuietHandler,), {"inject": inject.encode()})

@@ -12,11 +12,18 @@
 - :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from rnnrepro.site.sphinxext import (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts,
                                     style)
 
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
-def setup(app):
+
+def setup(app: Sphinx) -> dict:
     for module in (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,11 +9,18 @@ from collections import Counter
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.labels import BaseLabelStyle
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from pybtex.database import Entry
+    from sphinx.application import Sphinx
 
 STYLE = "authoryear"
 
 
-def author_year(entry) -> str:
+def author_year(entry: Entry) -> str:
     """``Last 2020``, ``Last and Other 2020`` or ``Last et al. 2020`` (organisations named whole)."""
     people = entry.persons.get("author") or entry.persons.get("editor") or []
     names = [" ".join(p.last_names) or " ".join(p.first_names) for p in people]
@@ -27,7 +34,7 @@ def author_year(entry) -> str:
 class AuthorYearLabels(BaseLabelStyle):
     """Author–year labels; equal ones get a, b, … in order."""
 
-    def format_labels(self, sorted_entries):
+    def format_labels(self, sorted_entries: Iterable[Entry]) -> Iterator[str]:
         entries = list(sorted_entries)
         labels = [author_year(e) for e in entries]
         repeated, seen = Counter(labels), Counter()
@@ -43,6 +50,6 @@ class AuthorYearStyle(UnsrtStyle):
     default_label_style = AuthorYearLabels
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     register_plugin("pybtex.style.formatting", STYLE, AuthorYearStyle)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 ENV_KEY = "rnnrepro_book_table_docs"
 
@@ -22,7 +26,7 @@ class book_table(nodes.General, nodes.Element):
 class BookTable(SphinxDirective):
     has_content = False
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         docs = getattr(self.env, ENV_KEY, set())
         docs.add(self.env.docname)
         setattr(self.env, ENV_KEY, docs)
@@ -57,7 +61,7 @@ def _always_outdated(app, env, added, changed, removed) -> list[str]:
     return sorted(getattr(env, ENV_KEY, set()) - set(removed))
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     app.add_node(book_table)
     app.add_directive("rnnrepro-book-table", BookTable)
     app.connect("doctree-resolved", _resolve)

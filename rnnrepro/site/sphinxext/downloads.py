@@ -16,6 +16,10 @@ from pathlib import Path
 
 from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.paths import REPO, output_dir, toc_files
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 
 def figure_captions(notebook: Path) -> dict[str, str]:
@@ -80,6 +84,6 @@ def _on_build_finished(app, exception) -> None:
         copy_chapter_data(Path(app.outdir))
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

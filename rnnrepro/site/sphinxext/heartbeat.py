@@ -11,6 +11,10 @@ import time
 from pathlib import Path
 
 from sphinx.util import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +65,7 @@ def chapter_section(page: str) -> str:
     return ""
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     beat = Heartbeat(lambda message: logger.info(f"[rnnrepro] {message}"), section_of=chapter_section)
     app.connect("source-read", lambda app, docname, source: beat.reading(docname))
     app.connect("env-updated", lambda app, env: beat.stop())

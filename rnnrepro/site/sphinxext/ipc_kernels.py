@@ -8,6 +8,12 @@ and passes no kernel manager; this wraps that function so that it asks for the I
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import nbformat
+    from sphinx.application import Sphinx
+
 
 def use_ipc_kernels() -> None:
     """Make myst-nb's notebook execution start its kernels with the IPC kernel manager (idempotent)."""
@@ -19,7 +25,7 @@ def use_ipc_kernels() -> None:
     if getattr(execute, "rnnrepro_ipc", False):
         return
 
-    def executenb(nb, *args, **kwargs):
+    def executenb(nb: nbformat.NotebookNode, *args, **kwargs) -> nbformat.NotebookNode:
         kwargs.setdefault("kernel_manager_class", ipc_kernel_manager())
         return execute(nb, *args, **kwargs)
 
@@ -27,6 +33,6 @@ def use_ipc_kernels() -> None:
     utils.executenb = executenb
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     use_ipc_kernels()
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,6 +11,10 @@ import shutil
 from pathlib import Path
 
 from rnnrepro.errors import RnnreproError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 #: What the pages load: the combined TeX/MathML → CommonHTML component and what it loads on demand.
 COMPONENTS = ("tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y")
@@ -51,7 +55,7 @@ def _on_build_finished(app, exception) -> None:
         copy_mathjax(Path(app.outdir) / "_static")
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     packaged_mathjax()   # fail at once, with what to do, when the package is missing
     app.connect("config-inited", _check_config)
     app.connect("build-finished", _on_build_finished)

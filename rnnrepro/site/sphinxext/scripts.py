@@ -3,6 +3,10 @@ every time documents are read, and a second copy stops the page with "Identifier
 already been declared". This drops repeated script entries from the page context."""
 
 from __future__ import annotations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 
 def unique_scripts(scripts: list) -> list:
@@ -24,6 +28,6 @@ def _on_page_context(app, pagename, templatename, context, doctree) -> None:
         context["script_files"] = unique_scripts(context["script_files"])
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", _on_page_context)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

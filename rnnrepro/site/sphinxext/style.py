@@ -6,6 +6,10 @@ mode given a valid default (else pydata-sphinx-theme logs "Got invalid theme mod
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 STATIC = Path(__file__).parent / "static"
 CSS = "rnnrepro.css"
@@ -19,7 +23,7 @@ def _configure(app, config) -> None:
     config.html_context.setdefault("default_mode", DEFAULT_MODE)
 
 
-def setup(app):
+def setup(app: Sphinx) -> dict:
     app.connect("config-inited", _configure)
     app.add_css_file(CSS)
     app.add_js_file(JS, defer="defer")
