@@ -1,0 +1,24 @@
+import torch
+
+from rnnrepro.book.plotting import unlabelled_axes
+from rnnrepro.dynamics import figures
+
+
+def test_every_figure_has_labelled_axes_and_draws_its_data():
+    t = torch.arange(6)
+    dist = torch.rand(6, 2, 3) + 0.1
+    windows = [1, 2, 3]
+    err = torch.rand(3, 2, 4) + 0.1
+    lags = torch.arange(5)
+    kernels = torch.rand(8, 5) + 0.1
+    figs = [figures.forgetting(t, dist, 0.5),
+            figures.truncation(windows, err, [1.0, 0.5, 0.25]),
+            figures.edge_of_chaos([0.5, 1.0], [-0.2, 0.1], [-0.3, 0.0]),
+            figures.memory(lags, kernels, horizons=[10, 20], gap_to_one={"power": [0.1, 0.05],
+                                                                        "exponential": [0.05, 0.05]}, alpha=1.5)]
+    assert all(unlabelled_axes(f) == [] for f in figs)
+    # the forgetting panel draws every pair shown plus the bound; the memory panel both halves plus 0.9^k
+    assert len(figs[0].axes[0].lines) == 3 + 1 and len(figs[0].axes[1].lines) == 3
+    assert len(figs[3].axes[0].lines) == 8 + 1
+    bound = figs[0].axes[0].lines[-1].get_ydata()
+    assert abs(bound[2] - dist[0, 0].max().item() * 0.25) < 1e-12
