@@ -1,0 +1,51 @@
+import math
+
+import numpy as np
+import pytest
+from scipy.linalg import expm
+
+from rnnrepro.flynn import extremal_system as ext
+from rnnrepro.flynn.bounds import example1_recipe, tau_theorem3
+from rnnrepro.flynn.conservatism import crossing_log
+
+REC = example1_recipe(10, 2.0, 0.25)
+CONSTS = dict(beta=REC.beta, l_wu=REC.Lwu, l_zh=REC.Lzh, l_wh=REC.Lwh)
+
+
+def test_path_matches_the_matrix_exponential():
+    tau = 0.7 * REC.tau
+    t, ratio = ext.invariant_ratio_path(tau, **CONSTS, c=REC.c, n_out=11)
+    m = ext.coefficient_matrix(**CONSTS)
+    s0 = np.linalg.solve(m, [0.5 * REC.c, 1.0])
+    rates = np.diag([1 / tau, 1.0]) @ m
+    for t_, r_ in zip(t, ratio):
+        u, h = m @ expm(rates * t_) @ s0
+        assert r_ == pytest.approx(abs(u) / (REC.c * abs(h)), rel=1e-9)
+    assert ratio[0] == pytest.approx(0.5)
+
+
+def test_long_run_ratio_is_the_stable_root_of_the_riccati_equation():
+    # ρ = u/h obeys ρ' = (b/τ)ρ² − (β/τ − d)ρ + a; from below its smaller root ρ₁ it rises to ρ₁
+    a, b, d, beta = REC.Lwu, REC.Lzh, REC.Lwh, REC.beta
+    for f in (0.8, 0.95):
+        tau = f * REC.tau
+        p_, q_ = b / tau, -(beta / tau - d)
+        rho1 = (-q_ - math.sqrt(q_ * q_ - 4 * p_ * a)) / (2 * p_)
+        assert 0.5 * REC.c < rho1 < REC.c
+        assert ext.max_invariant_ratio(tau, **CONSTS, c=REC.c) == pytest.approx(rho1 / REC.c, rel=1e-8)
+
+
+def test_threshold_is_theorem3s_tau_and_the_control_moves_it():
+    crossing = crossing_log(lambda t: ext.max_invariant_ratio(t, **CONSTS, c=REC.c), 1.0, REC.tau / 10,
+                            10 * REC.tau, rtol=1e-6)
+    assert crossing / tau_theorem3(REC.alpha, REC.beta, REC.c, REC.Lwh, REC.Lwu) == pytest.approx(1.0, abs=1e-5)
+    flipped = crossing_log(lambda t: ext.max_invariant_ratio(t, **CONSTS, c=REC.c, sign=1.0), 1.0, REC.tau / 10,
+                           10 * REC.tau, rtol=1e-6)
+    assert flipped / REC.tau == pytest.approx((1 + REC.alpha) / (1 - REC.alpha), abs=1e-5)
+
+
+def test_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="sign"):
+        ext.coefficient_matrix(**CONSTS, sign=0.5)
+    with pytest.raises(ValueError, match="tau > 0"):
+        ext.max_invariant_ratio(-1.0, **CONSTS, c=REC.c)
