@@ -26,7 +26,7 @@ def test_forget_gate_bounded_and_one_step_contracts():
     x = 2 * torch.rand(50, 4, generator=g, dtype=torch.float64) - 1
     _, _, f = ls.step(p, h, c, x)
     assert f.max() <= 0.6 + 1e-12
-    assert ls.one_step_ratios(p, h, c, h2, c2, x).max() <= ls.lambda_inf(p, 0.6)
+    assert ls.one_step_ratios(p, h, c, h2=h2, c2=c2, x=x).max() <= ls.lambda_inf(p, 0.6)
     states, fmax = ls.run(p, h, c, x.expand(5, -1, -1))
     assert states.shape == (5, 50, 16) and fmax <= 0.6 + 1e-12
 

@@ -13,11 +13,11 @@ def test_hessian_norm_of_a_scalar_lds_matches_the_closed_form():
     U = torch.full((1, 1, 1), 2.0, dtype=torch.float64)
     C = torch.full((1, 1), 0.5, dtype=torch.float64)
     xs = torch.tensor([[[3.0]], [[1.0]]], dtype=torch.float64)
-    beta = smoothness.hessian_norms("linear", W, U, C, xs, [1, 2], iters=3)
+    beta = smoothness.hessian_norms("linear", W, U, C, xs=xs, lengths=[1, 2], iters=3)
     assert beta[0, 0].abs() < 1e-12
     assert torch.allclose(beta[0, 1], torch.tensor(9.0, dtype=torch.float64))
     with pytest.raises(ValueError):
-        smoothness.hessian_norms("linear", W, U, C, xs, [3])
+        smoothness.hessian_norms("linear", W, U, C, xs=xs, lengths=[3])
 
 
 def test_loss_hessian_norm_positive_and_trajectory_ratio():

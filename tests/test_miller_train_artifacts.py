@@ -21,11 +21,11 @@ def test_cli_refuses_nonpositive_overrides():
 def test_train_one_writes_an_artefact_with_overrides(tmp_path, monkeypatch):
     from rnnrepro.book.artifacts import load_artifact
     from rnnrepro.miller import lm_experiments as lx
-    from rnnrepro.miller.language_model import synthetic_corpus
+    from rnnrepro.core.language_model import synthetic_corpus
     monkeypatch.setattr(ta, "ART_DIR", tmp_path)
     monkeypatch.setattr(lx, "load_corpus", lambda size: synthetic_corpus())
     monkeypatch.setitem(lx.SIZES, "small", dict(lx.SIZES["small"]))
-    name = ta.train_one("fig3", "small", [0], "cpu", "cmd", verbose=False, updates=2)
+    name = ta.train_one("fig3", "small", [0], device="cpu", command="cmd", verbose=False, updates=2)
     a = load_artifact(tmp_path, name)
     assert name == "fig3" and a.config["fig3_updates"] == 2 and a.params["update_rnn"].tolist() == [0, 2]
     assert a.meta["command"] == "cmd" and (tmp_path / "MANIFEST.json").is_file()
@@ -50,7 +50,7 @@ def _stop_after(n):
 def test_train_one_interrupted_and_resumed_writes_the_same_artefact(tmp_path, monkeypatch, what):
     import numpy as np
     from rnnrepro.book.artifacts import load_artifact
-    from rnnrepro.miller import language_model as lm
+    from rnnrepro.core import language_model as lm
     from rnnrepro.miller import lm_experiments as lx
     small = dict(lx.SIZES["small"])
     for k in ("wt2", "fig2_rnn", "fig2_lstm", "fig3_rnn", "fig3_lstm"):
@@ -64,10 +64,10 @@ def test_train_one_interrupted_and_resumed_writes_the_same_artefact(tmp_path, mo
         if run == "resumed":
             stop = _stop_after(5)                                     # stops once, mid-run
             with pytest.raises(lm.TrainingInterrupted):
-                ta.train_one(what, "small", [0], "cpu", "cmd", verbose=False,
+                ta.train_one(what, "small", [0], device="cpu", command="cmd", verbose=False,
                              resume=lx.Resume(tmp_path / "ck", 3, stop))
             assert any((tmp_path / "ck").iterdir())
-        ta.train_one(what, "small", [0], "cpu", "cmd", verbose=False,
+        ta.train_one(what, "small", [0], device="cpu", command="cmd", verbose=False,
                      resume=lx.Resume(tmp_path / "ck", 3) if run == "resumed" else None)
         out[run] = load_artifact(tmp_path / run, what).params
     assert out["once"].keys() == out["resumed"].keys()

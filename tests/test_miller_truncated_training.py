@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.miller import language_model as lm
+from rnnrepro.core import language_model as lm
 from rnnrepro.miller import truncated_training as tt
 
 CFG = lm.LMConfig(cell="rnn", vocab=20, emb=6, hidden=5, dropout=0.0, lr=1.0, batch=3)
@@ -41,21 +41,22 @@ def test_chunk_starts_leave_room_for_context_and_targets():
 
 
 def test_window_sweep_distances_shrink_with_k_and_floor_is_small():
-    r = tt.train_window_sweep(CFG, [1, 2, 6], 8, _ids(), 0, updates=6, log_every=3, L=4)
+    r = tt.train_window_sweep(CFG, [1, 2, 6], 8, ids=_ids(), seed=0, updates=6, log_every=3, L=4)
     assert r["dist"].shape == (3, 3) and r["update"].tolist() == [0, 3, 6]
     assert np.all(r["dist"][0] == 0)
     d = r["dist"][-1]
     assert d[0] > d[2] and r["floor"][-1] < 1e-3 * d[0]
-    r2 = tt.train_window_sweep(CFG, [1, 2, 6], 8, _ids(), 0, updates=6, log_every=3, L=4)
+    r2 = tt.train_window_sweep(CFG, [1, 2, 6], 8, ids=_ids(), seed=0, updates=6, log_every=3, L=4)
     assert np.array_equal(r["dist"], r2["dist"])
     with pytest.raises(ValueError):
-        tt.train_window_sweep(lm.LMConfig(**{**CFG.to_dict(), "dropout": 0.1}), [1], 2, _ids(), 0, 1, 1, L=4)
+        tt.train_window_sweep(lm.LMConfig(**{**CFG.to_dict(), "dropout": 0.1}), [1], 2, ids=_ids(), seed=0,
+                              updates=1, log_every=1, L=4)
     with pytest.raises(ValueError):
-        tt.train_window_sweep(CFG, [9], 8, _ids(), 0, 1, 1, L=4)
+        tt.train_window_sweep(CFG, [9], 8, ids=_ids(), seed=0, updates=1, log_every=1, L=4)
 
 
 def test_tbptt_sweep_shapes_and_reference_distance():
-    r = tt.train_tbptt_sweep(CFG, [2, 8], 8, _ids(), 0, tokens=300, n_logs=2)
+    r = tt.train_tbptt_sweep(CFG, [2, 8], 8, ids=_ids(), seed=0, tokens=300, n_logs=2)
     assert r["dist"].shape == (3, 2) and r["rows"].tolist() == [0, 50, 100]
     assert np.all(r["dist"][0] == 0) and r["dist"][-1, 1] == 0.0   # k = k_ref is the reference itself
     assert r["dist"][-1, 0] > 0
@@ -82,22 +83,22 @@ def _same(a, b):
 
 
 def test_window_sweep_stopped_and_resumed_equals_one_uninterrupted_run(tmp_path):
-    args = (CFG, [2, 4], 6, _ids(), 0, 7, 3)
-    ref = tt.train_window_sweep(*args, L=4)
+    kw = dict(ids=_ids(), seed=0, updates=7, log_every=3)
+    ref = tt.train_window_sweep(CFG, [2, 4], 6, **kw, L=4)
     ck = tmp_path / "w.pt"
     with pytest.raises(lm.TrainingInterrupted):
-        tt.train_window_sweep(*args, L=4, checkpoint=ck, stop=_stop_after(5))     # between two logs
-    assert _same(tt.train_window_sweep(*args, L=4, checkpoint=ck, checkpoint_every=2), ref)
-    assert _same(tt.train_window_sweep(*args, L=4, checkpoint=ck), ref)            # finished: read back
+        tt.train_window_sweep(CFG, [2, 4], 6, **kw, L=4, checkpoint=ck, stop=_stop_after(5))     # between two logs
+    assert _same(tt.train_window_sweep(CFG, [2, 4], 6, **kw, L=4, checkpoint=ck, checkpoint_every=2), ref)
+    assert _same(tt.train_window_sweep(CFG, [2, 4], 6, **kw, L=4, checkpoint=ck), ref)            # finished: read back
     with pytest.raises(ValueError, match="another sweep"):
-        tt.train_window_sweep(CFG, [2, 4], 6, _ids(), 1, 7, 3, L=4, checkpoint=ck)
+        tt.train_window_sweep(CFG, [2, 4], 6, ids=_ids(), seed=1, updates=7, log_every=3, L=4, checkpoint=ck)
 
 
 def test_tbptt_sweep_stopped_and_resumed_equals_one_uninterrupted_run(tmp_path):
-    args = (CFG, [2, 4], 6, _ids(), 0, 300, 4)
-    ref = tt.train_tbptt_sweep(*args)
+    kw = dict(ids=_ids(), seed=0, tokens=300, n_logs=4)
+    ref = tt.train_tbptt_sweep(CFG, [2, 4], 6, **kw)
     ck = tmp_path / "t.pt"
     for n in (30, 35):                                  # stopped inside the first model (50 updates), then the second
         with pytest.raises(lm.TrainingInterrupted):
-            tt.train_tbptt_sweep(*args, checkpoint=ck, checkpoint_every=3, stop=_stop_after(n))
-    assert _same(tt.train_tbptt_sweep(*args, checkpoint=ck), ref)
+            tt.train_tbptt_sweep(CFG, [2, 4], 6, **kw, checkpoint=ck, checkpoint_every=3, stop=_stop_after(n))
+    assert _same(tt.train_tbptt_sweep(CFG, [2, 4], 6, **kw, checkpoint=ck), ref)

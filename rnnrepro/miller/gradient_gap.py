@@ -13,7 +13,7 @@ from rnnrepro.miller.instances import Instance, step_fn
 Tensor = torch.Tensor
 
 
-def masked_final_prediction(act: str, W: Tensor, U: Tensor, C: Tensor, D: Tensor, xs: Tensor,
+def masked_final_prediction(act: str, W: Tensor, U: Tensor, *, C: Tensor, D: Tensor, xs: Tensor,
                             start: Tensor) -> Tensor:
     """C h_T + D x_T per model (M,): W (M, n, n), U (M, n, d), C (M, n), D (M, d), xs (T, M, d).
 
@@ -28,10 +28,10 @@ def masked_final_prediction(act: str, W: Tensor, U: Tensor, C: Tensor, D: Tensor
     return (h[:, 0] * C).sum(-1) + (xs[-1] * D).sum(-1)
 
 
-def masked_final_loss(act: str, W: Tensor, U: Tensor, C: Tensor, D: Tensor, y: Tensor, xs: Tensor,
+def masked_final_loss(act: str, W: Tensor, U: Tensor, *, C: Tensor, D: Tensor, y: Tensor, xs: Tensor,
                       start: Tensor) -> Tensor:
     """p_T = ½ (y − C h_T − D x_T)^2 per model (M,); arguments as :func:`masked_final_prediction`, y (M,)."""
-    return 0.5 * (y - masked_final_prediction(act, W, U, C, D, xs, start)) ** 2
+    return 0.5 * (y - masked_final_prediction(act, W, U, C=C, D=D, xs=xs, start=start)) ** 2
 
 
 def final_loss_gradients(inst: Instance, xs: Tensor, ks: list[int], act: str) -> tuple[Tensor, Tensor]:
@@ -44,8 +44,8 @@ def final_loss_gradients(inst: Instance, xs: Tensor, ks: list[int], act: str) ->
     U = inst.U.repeat_interleave(K, 0).detach().requires_grad_(True)
     start = (T - torch.tensor(ks)).clamp(min=0).repeat(P)
     rep = lambda v: v.repeat_interleave(K, 0)  # noqa: E731
-    loss = masked_final_loss(act, W, U, rep(inst.C), rep(inst.D), rep(inst.y), rep(xs.transpose(0, 1)).transpose(0, 1),
-                             start).sum()
+    loss = masked_final_loss(act, W, U, C=rep(inst.C), D=rep(inst.D), y=rep(inst.y),
+                             xs=rep(xs.transpose(0, 1)).transpose(0, 1), start=start).sum()
     gW, gU = torch.autograd.grad(loss, [W, U])
     return gW.view(P, K, n, n), gU.view(P, K, n, d)
 

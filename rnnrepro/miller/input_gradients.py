@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from rnnrepro.miller.language_model import WordLM
+from rnnrepro.core.language_model import WordLM
 
 
 def window_ends(n_tokens: int, n_windows: int, span: int) -> np.ndarray:
@@ -23,7 +23,7 @@ def window_ends(n_tokens: int, n_windows: int, span: int) -> np.ndarray:
     return np.linspace(span, n_tokens - 2, n_windows).astype(np.int64)
 
 
-def lag_profile(model: WordLM, ids: torch.Tensor, n_lags: int = 50, n_windows: int = 400, warmup: int = 50,
+def lag_profile(model: WordLM, ids: torch.Tensor, *, n_lags: int = 50, n_windows: int = 400, warmup: int = 50,
                 batch: int = 100, rnn: nn.Module | None = None) -> np.ndarray:
     """g(i), i = 0..n_lags (n_lags + 1,) float64, averaged over ``n_windows`` windows of ``ids`` (n,).
 

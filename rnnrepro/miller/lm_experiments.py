@@ -13,7 +13,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 import torch
 
-from rnnrepro.miller import language_model as lm
+from rnnrepro.core import language_model as lm
+from rnnrepro.miller.spectral_ball import spectral_projection
 from rnnrepro.miller import input_gradients as ig
 from rnnrepro.miller import truncated_training as tt
 
@@ -47,13 +48,13 @@ SIZES = {
 class Resume(NamedTuple):
     """Where and how often the runs of an experiment checkpoint (one file per model or sweep in ``folder``;
     an existing file is resumed from, bit for bit): ``every`` updates besides every epoch or log, and when
-    ``stop()`` returns True (it raises :class:`~rnnrepro.miller.language_model.TrainingInterrupted`)."""
+    ``stop()`` returns True (it raises :class:`~rnnrepro.core.language_model.TrainingInterrupted`)."""
     folder: Path
     every: int | None = None
     stop: Callable[[], bool] | None = None
 
     def kw(self, name: str) -> dict:
-        """Keyword arguments of :func:`~rnnrepro.miller.language_model.train` (or a sweep) for run ``name``."""
+        """Keyword arguments of :func:`~rnnrepro.core.language_model.train` (or a sweep) for run ``name``."""
         return dict(checkpoint=Path(self.folder) / f"{name}.pt", checkpoint_every=self.every, stop=self.stop)
 
 
@@ -87,7 +88,7 @@ def run_wt2(size: str, seeds: list[int], control_seeds: list[int], corpus: lm.Co
     out = {k: [] for k in ("test_loss", "val_loss", "norm", "train_loss")}
     for seed in seeds:
         row = {k: [] for k in out}
-        for hook, name in ((None, "unconstrained"), (lm.spectral_projection(1.0), "stable")):
+        for hook, name in ((None, "unconstrained"), (spectral_projection(1.0), "stable")):
             m = lm.new_model(cfg, seed, device)
             h = lm.train(m, corpus.train, corpus.valid, cfg, hook=hook, verbose=verbose,
                          **_kw(resume, f"wt2_{size}_s{seed}_{name}"))
@@ -100,7 +101,7 @@ def run_wt2(size: str, seeds: list[int], control_seeds: list[int], corpus: lm.Co
     ctrl = []
     for seed in control_seeds:
         m = lm.new_model(cfg, seed, device)
-        lm.train(m, corpus.train, corpus.valid, cfg, hook=lm.spectral_projection(0.0), record_norm=False,
+        lm.train(m, corpus.train, corpus.valid, cfg, hook=spectral_projection(0.0), record_norm=False,
                  **_kw(resume, f"wt2_{size}_s{seed}_radius0"))
         ctrl.append(lm.evaluate(m, corpus.test, cfg.bptt))
     res = {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
@@ -135,8 +136,8 @@ def run_fig2(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", verbo
     return res
 
 
-def run_fig3(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", updates: int | None = None,
-             cells=("rnn", "lstm"), tbptt: bool = True, *, resume: Resume | None = None) -> dict:
+def run_fig3(size: str, seed: int, corpus: lm.Corpus, *, device: str = "cpu", updates: int | None = None,
+             cells=("rnn", "lstm"), tbptt: bool = True, resume: Resume | None = None) -> dict:
     """The sliding-window k-sweep for each cell (arrays <key>_<cell> of
     :func:`truncated_training.train_window_sweep`) and the TBPTT variant for the RNN (tbptt_<key>).
     ``resume``: checkpoints ``fig3_<size>_s<seed>_{window_<cell>,tbptt}.pt``."""
@@ -144,13 +145,13 @@ def run_fig3(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", updat
     updates = updates or S["fig3_updates"]
     res = {}
     for cell in cells:
-        r = tt.train_window_sweep(config(size, f"fig3_{cell}", corpus), KS, K_REF, corpus.train, seed, updates,
-                                  S["fig3_log_every"], L=S["fig3_L"], device=device,
+        r = tt.train_window_sweep(config(size, f"fig3_{cell}", corpus), KS, K_REF, ids=corpus.train, seed=seed,
+                                  updates=updates, log_every=S["fig3_log_every"], L=S["fig3_L"], device=device,
                                   **_kw(resume, f"fig3_{size}_s{seed}_window_{cell}"))
         res.update({f"{k}_{cell}": v for k, v in r.items()})
     if tbptt:
-        r = tt.train_tbptt_sweep(config(size, "fig3_rnn", corpus), KS, K_REF, corpus.train, seed,
-                                 S["tbptt_tokens"], S["tbptt_logs"], device=device,
+        r = tt.train_tbptt_sweep(config(size, "fig3_rnn", corpus), KS, K_REF, ids=corpus.train, seed=seed,
+                                 tokens=S["tbptt_tokens"], n_logs=S["tbptt_logs"], device=device,
                                  **_kw(resume, f"fig3_{size}_s{seed}_tbptt"))
         res.update({f"tbptt_{k}": v for k, v in r.items()})
     return res
@@ -166,7 +167,7 @@ def replay_wt2(corpus: lm.Corpus, seed: int, updates: int, *, twin: bool = False
     ``twin``: the same with every initial weight moved by one last bit (a last-bit twin)."""
     cfg = config("small", "wt2", corpus)
     out = {"train_loss": [], "norm": []}
-    for hook in (None, lm.spectral_projection(1.0)):
+    for hook in (None, spectral_projection(1.0)):
         m = lm.new_model(cfg, seed)
         if twin:
             perturb_all_last_bit(m)

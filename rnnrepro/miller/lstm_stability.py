@@ -63,7 +63,7 @@ def lambda_inf(params: dict[str, Tensor], fbar: float) -> float:
     return (n["i"] + n["f"] / (1 - fbar) + n["o"]) / 4 + n["z"] + fbar
 
 
-def one_step_ratios(params: dict[str, Tensor], h: Tensor, c: Tensor, h2: Tensor, c2: Tensor, x: Tensor,
+def one_step_ratios(params: dict[str, Tensor], h: Tensor, c: Tensor, *, h2: Tensor, c2: Tensor, x: Tensor,
                     forget_bias: float = 0.0) -> Tensor:
     """‖φ(s) − φ(s')‖∞ / ‖s − s'‖∞ per pair (B,) for states s = (h, c), s' = (h2, c2), same input x."""
     a, b, _ = step(params, h, c, x, forget_bias)

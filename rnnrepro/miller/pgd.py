@@ -51,7 +51,7 @@ def projected_gd(inst: Instance, xs: Tensor, ks: list[int], act: str, *, alpha: 
     record()
     for t in range(1, steps + 1):
         Wg = W.detach().requires_grad_(True)
-        loss = masked_final_loss(act, Wg, U, C, D, y, xr, start)
+        loss = masked_final_loss(act, Wg, U, C=C, D=D, y=y, xs=xr, start=start)
         (g,) = torch.autograd.grad(loss.sum(), Wg)
         residuals.append((2 * loss.detach()).sqrt().view(P, S, K + 2)[:, :, K])
         lr = alpha * torch.tensor([SCHEDULES[s](t) for s in schedules]) if t > 1 else alpha * lr0
@@ -70,8 +70,9 @@ def heldout_prediction_gap(inst: Instance, W_full: Tensor, W_trunc: Tensor, xs: 
     """|f(h_T(W_full)) − f(h^k_T(W_trunc))| on inputs xs (T, P, d), f(h) = C h + D x_T: (P,)."""
     T = xs.shape[0]
     zeros = torch.zeros(inst.P, dtype=torch.long)
-    full = masked_final_prediction(act, W_full, inst.U, inst.C, inst.D, xs, zeros)
-    trunc = masked_final_prediction(act, W_trunc, inst.U, inst.C, inst.D, xs, zeros + max(T - k, 0))
+    full = masked_final_prediction(act, W_full, inst.U, C=inst.C, D=inst.D, xs=xs, start=zeros)
+    trunc = masked_final_prediction(act, W_trunc, inst.U, C=inst.C, D=inst.D, xs=xs,
+                                    start=zeros + max(T - k, 0))
     return (full - trunc).abs()
 
 

@@ -9,7 +9,7 @@ from rnnrepro.miller.instances import step_fn
 Tensor = torch.Tensor
 
 
-def hessian_norms(act: str, W: Tensor, U: Tensor, C: Tensor, xs: Tensor, lengths: list[int],
+def hessian_norms(act: str, W: Tensor, U: Tensor, C: Tensor, *, xs: Tensor, lengths: list[int],
                   iters: int = 40, seed: int = 0) -> Tensor:
     """‖∇²_W p_T‖_2 by power iteration, for p_T = ½(1 − C h_T)^2 on the last T inputs, each T in ``lengths``.
 
@@ -58,7 +58,7 @@ def loss_hessian_norm(act: str, inst, xs: Tensor, iters: int = 20, seed: int = 0
     from rnnrepro.miller.gradient_gap import masked_final_loss
     W = inst.W.detach().requires_grad_(True)
     start = torch.zeros(inst.P, dtype=torch.long)
-    loss = masked_final_loss(act, W, inst.U, inst.C, inst.D, inst.y, xs, start).sum()
+    loss = masked_final_loss(act, W, inst.U, C=inst.C, D=inst.D, y=inst.y, xs=xs, start=start).sum()
     (g,) = torch.autograd.grad(loss, W, create_graph=True)
     v = torch.randn(W.shape, generator=torch.Generator().manual_seed(seed), dtype=xs.dtype)
     est = v.new_zeros(inst.P)

@@ -32,7 +32,7 @@ import torch
 
 from rnnrepro.book.artifacts import parse_seeds, save_artifact, update_manifest
 from rnnrepro.book.paths import REPO
-from rnnrepro.miller import language_model as lm
+from rnnrepro.core import language_model as lm
 from rnnrepro.miller import lm_experiments as lx
 
 ART_DIR = REPO / "book" / "artifacts" / "miller"
@@ -41,8 +41,8 @@ CONTROL_SEEDS = [0]
 EXIT_RESUME = 75
 
 
-def train_one(what: str, size: str, seeds: list[int], device: str, command: str, verbose: bool = True,
-              epochs: int | None = None, updates: int | None = None, *,
+def train_one(what: str, size: str, seeds: list[int], *, device: str, command: str, verbose: bool = True,
+              epochs: int | None = None, updates: int | None = None,
               resume: lx.Resume | None = None) -> str:
     """Run one experiment and save it as an artefact; returns its name. ``epochs`` overrides the
     epochs of every configuration of the size, ``updates`` the number of Fig. 3 updates; ``resume``:
@@ -66,7 +66,7 @@ def train_one(what: str, size: str, seeds: list[int], device: str, command: str,
     elif what == "fig2":
         arrays = lx.run_fig2(size, seeds[0], corpus, device, verbose, resume=resume)
     else:
-        arrays = lx.run_fig3(size, seeds[0], corpus, device, resume=resume)
+        arrays = lx.run_fig3(size, seeds[0], corpus, device=device, resume=resume)
     name = what if size == "small" else f"{what}_{size}"
     cfgs = {k: v.to_dict() for k, v in lx.SIZES[size].items() if hasattr(v, "to_dict")}
     other = {k: v for k, v in lx.SIZES[size].items() if not hasattr(v, "to_dict") and k != "vocab"}
@@ -127,8 +127,8 @@ def main(argv=None) -> int:
                    + (f" --epochs {args.epochs}" if args.epochs is not None and what != "fig3" else "")
                    + (f" --updates {args.updates}" if args.updates is not None and what == "fig3" else ""))
         try:
-            train_one(what, args.size, s, args.device, command, epochs=args.epochs, updates=args.updates,
-                      resume=resume)
+            train_one(what, args.size, s, device=args.device, command=command, epochs=args.epochs,
+                      updates=args.updates, resume=resume)
         except lm.TrainingInterrupted as e:
             print(f"{what}: {e}\nnot finished: run the same command again to resume from {args.checkpoint_dir}",
                   flush=True)

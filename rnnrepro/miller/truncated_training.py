@@ -19,7 +19,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from rnnrepro.miller import language_model as lm
+from rnnrepro.core import language_model as lm
 from rnnrepro.data import wikitext
 
 
@@ -56,8 +56,8 @@ def _save_sweep(checkpoint, models, **state) -> None:
         lm.save_checkpoint(checkpoint, dict(models=[m.state_dict() for m in models], **state))
 
 
-def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
-                       updates: int, log_every: int, L: int = 65, device: str = "cpu", *, checkpoint=None,
+def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch.Tensor, seed: int,
+                       updates: int, log_every: int, L: int = 65, device: str = "cpu", checkpoint=None,
                        checkpoint_every: int | None = None, stop=None) -> dict:
     """Train one model per k in ``ks`` + [k_ref] in lockstep (sliding-window truncation), and a *twin*
     of the reference (k_ref) whose initial W_hh differs in the last bit of every entry: its distance to
@@ -68,7 +68,7 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
     order ks, k_ref, twin).
 
     ``checkpoint`` (a file): the whole state is saved there atomically at every log, every
-    ``checkpoint_every`` updates and when ``stop()`` returns True (then :class:`~rnnrepro.miller.language_model.
+    ``checkpoint_every`` updates and when ``stop()`` returns True (then :class:`~rnnrepro.core.language_model.
     TrainingInterrupted` is raised); an existing file is resumed from, bit for bit."""
     if cfg.dropout != 0:
         raise ValueError("the k-sweep shares one randomness only without dropout: use dropout 0")
@@ -119,8 +119,8 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.T
     return {key: np.asarray(v, dtype=np.float64) for key, v in out.items()}
 
 
-def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, ids: torch.Tensor, seed: int,
-                      tokens: int, n_logs: int, device: str = "cpu", *, checkpoint=None,
+def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch.Tensor, seed: int,
+                      tokens: int, n_logs: int, device: str = "cpu", checkpoint=None,
                       checkpoint_every: int | None = None, stop=None) -> dict:
     """TBPTT reading: one model per k (bptt = k, state carried and detached), each trained on the same
     first ``tokens`` tokens of the stream (batchified); W_hh recorded at n_logs + 1 evenly spaced row

@@ -1,4 +1,5 @@
-"""Paper Fig. 3 as the chapter draws it: ‖W_k − W_65‖₂ during training, three panels."""
+"""The distances ‖W_k − W_65‖₂ between truncated and reference hidden-to-hidden matrices during training,
+drawn as paper Fig. 3 (three panels)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from rnnrepro.book.plotting import new_figure
 _TINY = 1e-12   # distances of exactly 0 (the first log) drawn at the bottom of the log axis
 
 
-def fig3_panels(f3: dict, ks, batch: int):
+def weight_distance_panels(f3: dict, ks: list[int], batch: int) -> plt.Figure:
     """Sliding-window sweeps of the tanh RNN and the LSTM (each k, and the round-off floor dotted), and the
     TBPTT variant against training words. ``f3``: the arrays of a shipped ``fig3`` artefact (dist_<cell>
     (n_log, len(ks)), floor_<cell> and update_<cell> (n_log,), tbptt_dist, tbptt_rows); ``batch``: the
