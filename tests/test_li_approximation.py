@@ -41,3 +41,23 @@ def test_condition_13():
     t = np.linspace(0, 400, 401)
     assert A.exp_weighted_sup(lambda t: (1 + t) ** -2.0, 0.1, t) > 1e3
     assert A.exp_weighted_sup(lambda t: np.exp(-t), 0.5, t) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_best_l1_monic_error_against_linear_programming(n):
+    """Independent reference: the L¹ best approximation of s^n on a fine midpoint grid as a linear program."""
+    from scipy.optimize import linprog
+
+    k = 4000
+    s = (np.arange(k) + 0.5) / k
+    V = np.vander(s, n, increasing=True)                     # q(s) = Σ_{j<n} c_j s^j
+    # variables (c (n,), e (k,)): minimise Σ e/k subject to |s^n − V c| ≤ e
+    cost = np.r_[np.zeros(n), np.full(k, 1.0 / k)]
+    A_ub = np.block([[V, -np.eye(k)], [-V, -np.eye(k)]])
+    b_ub = np.r_[s ** n, -(s ** n)]
+    res = linprog(cost, A_ub=A_ub, b_ub=b_ub, bounds=[(None, None)] * n + [(0, None)] * k, method="highs")
+    assert res.status == 0
+    assert res.fun == pytest.approx(A.best_l1_monic_error(n), rel=1e-3)
+    # and the extremal polynomial 4^{-n} U_n(2s − 1) has that L¹ norm
+    from scipy.special import eval_chebyu
+    assert np.mean(np.abs(eval_chebyu(n, 2 * s - 1))) * 4.0 ** -n == pytest.approx(A.best_l1_monic_error(n), rel=1e-3)

@@ -29,3 +29,11 @@ def test_nonintegrable_control_keeps_an_unfittable_tail():
     err = approximation_sweeps.density_nonintegrable(np.array([2, 4, 8]), np.geomspace(1e-3, 2.0, 4))
     # (1+t)^-1 on t <= 1e12: the part beyond the slowest rate 1e-3 (t > ~1e4) is ln(1e8)/ln(1e12) = 2/3 of the norm
     assert np.all(np.diff(err) <= 0) and err[-1] > 0.5
+
+
+def test_exact_instance_attains_the_closed_form():
+    res = approximation_sweeps.exact_instance([1, 2, 4, 6], beta=0.5)
+    # measured ≥ best (up to quadrature) and within 1 % of it; one neuron more represents the kernel exactly
+    assert np.all(np.abs(res["err"] / res["closed"] - 1) < 0.01)
+    assert np.all(res["wider"] < 1e-12)
+    assert res["closed"][0] == 0.5   # m = 1: 2·4^{-1}; best constant for s on [0, 1] is 1/2, error 1/4

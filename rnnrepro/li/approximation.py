@@ -152,6 +152,14 @@ def free_rate_width(omega, eps, metric, x_mins, m_max=64):
     return hi, w_best
 
 
+def best_l1_monic_error(n: int) -> float:
+    """min over polynomials q of degree n − 1 of ∫_0^1 |s^n − q(s)| ds = 4^{−n}.
+
+    Classical (Korkine–Zolotarev): on [−1, 1] the monic polynomial of degree n with the least L¹ norm is
+    2^{−n}U_n (Chebyshev, second kind), of norm 2^{1−n}; the map s = (x + 1)/2 gives 4^{−n} on [0, 1]."""
+    return 4.0 ** -int(n)
+
+
 def exp_weighted_sup(rho, beta, t):
     """max_t e^{βt}ρ(t) on the grid t — bounded iff ρ decays at least like e^{−βt} (condition (13))."""
     return float(np.max(np.exp(beta * t) * np.abs(rho(t))))

@@ -39,6 +39,23 @@ def density_nonintegrable(ms, betas) -> np.ndarray:
     return A.uniform_errors(f, A.L1Metric(f), ms, betas)[0]
 
 
+def exact_instance(ms, beta: float = 1.0) -> dict:
+    """The construction (rates jβ, width m) on ρ_m = e^{−(m+1)βt}, one rate beyond its grid.
+
+    With s = e^{−βt} the construction is L¹ approximation of e^{βt}ρ_m = s^m by polynomials of degree
+    m − 1, so its best relative L¹ error is (m + 1)·4^{−m} (‖ρ_m‖₁ = 1/((m + 1)β)). Returns arrays
+    (len(ms),): ``err`` (measured), ``closed`` ((m + 1)·4^{−m}) and ``wider`` (the same ρ_m at width
+    m + 1, whose grid holds the rate: exact, error at round-off)."""
+    out = dict(err=[], closed=[], wider=[])
+    for m in ms:
+        f = lambda t, lam=(m + 1) * beta: np.exp(-lam * t)
+        metric = A.L1Metric(f)
+        out["err"].append(A.uniform_errors(f, metric, [m], [beta])[0][0])
+        out["wider"].append(A.uniform_errors(f, metric, [m + 1], [beta])[0][0])
+        out["closed"].append((m + 1) * A.best_l1_monic_error(m))
+    return {k: np.array(v) for k, v in out.items()}
+
+
 def curse(omegas, ms, betas, *, eps_uniform: float, eps_free: float, free_omegas, x_mins) -> dict:
     """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min."""
     ms = np.asarray(ms)
