@@ -86,3 +86,42 @@ def test_curvature_sup_matches_finite_difference():
     V = lambda c: float((sm.tanh_rnn_outputs({k: v + c * d[k] / n for k, v in one.items()}, u, x0) ** 2).mean())
     fd = (V(e) - 2 * V(0.0) + V(-e)) / e ** 2
     assert abs(H - abs(fd)) < 1e-5 * max(1.0, abs(fd))
+
+
+def test_linear_teacher_state_constant_is_spectral_radius():
+    th = sm.linear_teacher(8, 1.5, seed=3)
+    A = th["A"].numpy()
+    assert np.allclose(A, A.T)
+    assert abs(np.linalg.norm(A, 2) - 1.5) < 1e-12
+    assert abs(np.max(np.abs(np.linalg.eigvalsh(A))) - 1.5) < 1e-12
+    x_star = sm.linear_fixed_point(th["A"], th["b"]).numpy()
+    assert np.allclose(A @ x_star + th["b"].numpy(), x_star)
+
+
+def test_linear_grad_sup_matches_matrix_power_closed_form():
+    # grad_b V_N = (2/N) sum_t (c.M_t d) M_t^T c, M_t = sum_{k<t} A^k, d = b - b*, from the fixed point
+    th = sm.linear_teacher(5, 1.3, seed=1)
+    b_k = th["b"][None] + 0.1 * torch.randn(3, 5, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
+    A, c = th["A"].numpy(), th["c"].numpy()
+    for N in (7, 30):
+        norms = []
+        for d in (b_k - th["b"][None]).numpy():
+            M, P, g = np.zeros((5, 5)), np.eye(5), np.zeros(5)
+            for _ in range(N):
+                M, P = M + P, P @ A
+                g += 2 / N * (c @ M @ d) * (M.T @ c)
+            norms.append(np.linalg.norm(g))
+        assert np.isclose(sm.linear_grad_sup(th, b_k, [N])[0], max(norms), rtol=1e-10)
+
+
+def test_linear_lyapunov_is_log_spectral_radius():
+    for a in (1.5, 0.8):
+        assert abs(sm.linear_lyapunov(sm.linear_teacher(8, a, seed=0)) - np.log(a)) < 1e-6
+
+
+def test_rotation_sup_is_linear_with_the_integral_constant():
+    # (2/N) sum_t t sin(t d) -> 2N h(N d), h(x) = (sin x - x cos x)/x^2: G(N)/N -> 2 max|h|
+    x = np.linspace(0.01, 10, 200001)
+    h = (np.sin(x) - x * np.cos(x)) / x ** 2
+    G, _ = sm.rotation_derivative_sups([2000], delta_max=0.25, n_grid=40001)
+    assert abs(G[0] / 2000 - 2 * np.abs(h).max()) < 2e-3

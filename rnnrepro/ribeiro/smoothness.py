@@ -199,3 +199,63 @@ def lstm_jacobian_sup(s, n_steps: int = 200) -> float:
 
 
 
+
+
+# ---------------------------------------------------------------- expansive linear RNN (Thm. 1(a) attained)
+
+def linear_teacher(n_x: int, norm: float, seed: int = 0) -> dict:
+    """A linear RNN x_{t+1} = A x_t + b, ŷ_t = c·x_t whose state constant is known exactly.
+
+    A (n_x, n_x) is symmetric with eigenvalues norm·(1, e_2, ..., e_n), |e_i| ≤ 0.8 (so ‖A‖₂ = ρ(A) = norm and
+    the largest Lyapunov exponent is log norm); b (n_x,) and c (n_x,) Gaussian. Returns dict(A, b, c), float64.
+    """
+    g = torch.Generator().manual_seed(seed)
+    Q = torch.linalg.qr(torch.randn(n_x, n_x, generator=g, dtype=torch.float64))[0]
+    eig = torch.cat([torch.ones(1, dtype=torch.float64),
+                     0.8 * (2 * torch.rand(n_x - 1, generator=g, dtype=torch.float64) - 1)])
+    A = norm * (Q * eig) @ Q.T
+    A = 0.5 * (A + A.T)
+    b = torch.randn(n_x, generator=g, dtype=torch.float64)
+    c = torch.randn(n_x, generator=g, dtype=torch.float64) / n_x ** 0.5
+    return dict(A=A, b=b, c=c)
+
+
+def linear_fixed_point(A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """x* = (I − A)⁻¹ b (n_x,): the teacher's fixed point, the invariant set Theorem 1 asks Ω to contain."""
+    return torch.linalg.solve(torch.eye(A.shape[0], dtype=A.dtype) - A, b)
+
+
+def linear_grad_sup(teacher: dict, b_k: torch.Tensor, Ns) -> np.ndarray:
+    """G(N) = max_k ‖∇_b V_N(b_k)‖ for the linear RNN, by autograd through the simulation.
+
+    teacher: dict(A (n,n), b (n,), c (n,)); b_k (K, n) student biases (A and c shared). Every run starts at the
+    teacher's fixed point x* (so the teacher's outputs are constant, y_t = c·x*); V_N = mean_{t=1..N} (c·x_t − y_t)².
+    Returns (len(Ns),).
+    """
+    A, c = teacher["A"], teacher["c"]
+    x_star = linear_fixed_point(A, teacher["b"])
+    y = c @ x_star
+    out = []
+    for N in Ns:
+        b = b_k.clone().requires_grad_(True)
+        x = x_star.expand_as(b)
+        V = 0.0
+        for _ in range(N):
+            x = x @ A.T + b
+            V = V + (x @ c - y) ** 2
+        (g,) = torch.autograd.grad((V / N).sum(), b)
+        out.append(float(g.norm(dim=1).max()))
+    return np.array(out)
+
+
+def linear_lyapunov(teacher: dict, n_steps: int = 200, burn: int = 50, seed: int = 0) -> float:
+    """Largest Lyapunov exponent of x ↦ A x + b on the teacher's fixed point (its invariant set), by
+    :func:`rnnrepro.core.lyapunov.largest_lyapunov` with the tangent v ↦ A v. For the symmetric A of
+    :func:`linear_teacher` the exact value is log ‖A‖₂ (kept short: the state's round-off grows like ‖A‖₂^t)."""
+    A, b = teacher["A"], teacher["b"]
+
+    def tangent(x, v):
+        return x @ A.T + b, v @ A.T
+
+    x = linear_fixed_point(A, b).expand(1, 1, -1)
+    return float(largest_lyapunov(None, x, n_steps, burn, seed=seed, tangent=tangent)[0, 0])
