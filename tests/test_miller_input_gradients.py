@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import torch
 
-from rnnrepro.miller import language_model as lm
+from rnnrepro.core import language_model as lm
 from rnnrepro.miller import input_gradients as ig
 
 CFG = lm.LMConfig(cell="rnn", vocab=30, emb=8, hidden=6, dropout=0.5)

@@ -21,7 +21,7 @@ def test_relative_gap_and_max_relative_difference():
 
 
 def _corpus():
-    from rnnrepro.miller import language_model as lm
+    from rnnrepro.core import language_model as lm
     return lm.synthetic_corpus()
 
 
@@ -87,7 +87,7 @@ def test_replay_excess_scales_with_the_twin_and_stops_where_it_decorrelates():
 
 
 def test_last_bit_twins_of_the_replays_move_every_weight():
-    from rnnrepro.miller import language_model as lm
+    from rnnrepro.core import language_model as lm
     cfg = lm.LMConfig(vocab=7, emb=3, hidden=4)
     a, b = lm.new_model(cfg, 0), lx.perturb_all_last_bit(lm.new_model(cfg, 0))
     for p, q in zip(a.parameters(), b.parameters()):

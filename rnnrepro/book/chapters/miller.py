@@ -31,5 +31,5 @@ CHAPTER = Chapter(
     cites=("miller2018stable", "miller2019stable"),
     helpers=("rnnrepro.miller.gradient_gap:gradient_gaps", "rnnrepro.miller.gradient_gap:shape_ratio",
              "rnnrepro.miller.truncated_training:sweep_statistics", "rnnrepro.miller.input_gradients:decay_ratio",
-             "rnnrepro.miller.lm_experiments:relative_gap", "rnnrepro.miller.language_model:spectral_norm"),
+             "rnnrepro.miller.lm_experiments:relative_gap", "rnnrepro.core.language_model:spectral_norm"),
 )
