@@ -1,0 +1,38 @@
+import numpy as np
+import torch
+
+from rnnrepro.book.plotting import unlabelled_axes
+from rnnrepro.miller import figures
+
+
+def test_every_figure_has_labelled_axes():
+    g = torch.Generator().manual_seed(0)
+    r = lambda *shape: torch.rand(*shape, generator=g, dtype=torch.float64) + 0.01
+    ks = list(range(1, 8))
+    errs = {n: r(7, 3) for n in ("lds", "tanh", "lds_unstable", "tanh_unstable")}
+    gaps = {n: r(3, 7) for n in ("literal_lds", "literal_tanh", "orth_lds", "calibrated_tanh")}
+    hess = {n: r(3, 4) for n in ("lds_0.5", "lds_0.9", "tanh_0.9", "lds_1.02")}
+    runs = {"lds": {"delta": r(6, 3, 3, 2), "twin": r(6, 3, 3)}, "literal": {"delta": r(6, 3, 1, 1)}}
+    final = {"lds": r(3, 3, 2), "lds_unstable": r(3, 3, 2), "tanh": r(3, 3, 3)}
+    figs = [figures.lemma1_truncation(ks, errs, r(7)),
+            figures.gradient_gaps(ks, gaps, 0.9),
+            figures.hessian_norms([10, 20, 40, 80], hess),
+            figures.counterexample_errors(np.arange(1, 6), {2.0: np.random.rand(4, 5), 0.5: np.random.rand(4, 5)},
+                                          ks=(1, 5, 10, 20), log10_a=[1.0, 2.0, 4.0]),
+            figures.lstm_distances({n: r(9, 2) for n in ("stable", "big", "bias10")}, d0=1.0, lam_inf=0.9),
+            figures.weight_gaps(runs, ("1/t", "1/sqrt(t)", "constant"), diameter=2.0, ks=[5, 10], final_gaps=final,
+                                tanh_ks=[5, 10, 15], lam=0.9),
+            figures.language_model_training(np.random.rand(2, 2, 4), np.random.rand(2, 30), seeds=[0, 1]),
+            figures.input_gradient_profiles({"rnn": np.random.rand(3, 6), "lstm": np.random.rand(3, 6)}, np.ones(6))]
+    assert all(unlabelled_axes(f) == [] for f in figs)
+
+
+def test_reference_lines_pass_through_k5_and_d0():
+    ks = list(range(1, 8))
+    med = torch.tensor([[1.0, 0.5, 0.3, 0.2, 0.1, 0.05, 0.02]], dtype=torch.float64)
+    gaps = {n: med for n in ("literal_lds", "literal_tanh", "orth_lds", "calibrated_tanh")}
+    ref = figures.gradient_gaps(ks, gaps, 0.8).axes[0].lines[-1].get_ydata()
+    assert np.isclose(ref[4], 0.1)                                      # kλ^k drawn through the median at k = 5
+    assert np.isclose(ref[5] / ref[4], 6 * 0.8 ** 6 / (5 * 0.8 ** 5))
+    fig = figures.lstm_distances({n: torch.ones(4, 2) for n in ("stable", "big", "bias10")}, d0=2.0, lam_inf=0.5)
+    assert np.allclose(fig.axes[0].lines[-1].get_ydata(), 2.0 * 0.5 ** np.arange(1, 5))
