@@ -14,11 +14,11 @@ def test_tau_star_scales_as_beta_to_the_fourth():
 def test_descent_threshold_brackets_the_condition():
     net, w0 = example1_problem(4, 2, 2.0, 0)
     rec = example1_recipe(4, 2.0, 0.25)
-    th = cons.descent_threshold(net, w0, 0.25, 10.0, rec.r, rec.tau, 100.0, iters=1)
+    th = cons.descent_threshold(net, w0, 0.25, T=10.0, r=rec.r, lo=rec.tau, hi=100.0, iters=1)
     assert rec.tau <= th < 100.0
-    assert cons.max_ratio(net, w0, th, 10.0, rec.r) <= 0.25
+    assert cons.max_ratio(net, w0, th, T=10.0, r=rec.r) <= 0.25
     with pytest.raises(ValueError, match="lo"):
-        cons.descent_threshold(net, w0, 0.25, 10.0, rec.r, 1.0, 0.5)
+        cons.descent_threshold(net, w0, 0.25, T=10.0, r=rec.r, lo=1.0, hi=0.5)
 
 
 def test_bisect_log_and_grid_bracket():
@@ -47,8 +47,8 @@ def test_tradeoff_helpers():
 def test_invariant_ratio_holds_at_tau_star():
     net, w0 = example1_problem(4, 2, 2.0, 0)
     rec = example1_recipe(4, 2.0, 0.25)
-    assert cons.max_invariant_ratio(net, w0, rec.tau, 10.0, rec.r, rec.c) <= 1.0
-    assert cons.max_invariant_ratio(net, w0, 1000 * rec.tau, 10.0, rec.r, rec.c) > 1.0
+    assert cons.max_invariant_ratio(net, w0, rec.tau, T=10.0, r=rec.r, c=rec.c) <= 1.0
+    assert cons.max_invariant_ratio(net, w0, 1000 * rec.tau, T=10.0, r=rec.r, c=rec.c) > 1.0
 
 
 def test_crossing_log_finds_a_known_threshold():

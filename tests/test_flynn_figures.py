@@ -17,7 +17,8 @@ def test_figures_have_labelled_axes():
 def test_adjoint_and_joint_and_other_figures_labelled():
     t = np.linspace(0, 1, 5)
     d = np.exp(-t)
-    figs = [F.adjoint_and_joint(t, {1: d, np.inf: d}, t, np.ones((5, 2)), t, np.ones((5, 2)), 0.1),
+    figs = [F.adjoint_and_joint(t, {1: d, np.inf: d}, t_ball=t, y_over_R=np.ones((5, 2)), t_joint=t,
+                                 joint_ratio=np.ones((5, 2)), beta_adj=0.1),
             F.squashing(t, {"a": (d, -d)}, -0.1),
             F.squashing(t, {"a": (d, -d)}, -0.1, {"b": (d, d)}),
             F.conservatism(t + 1, d, d),

@@ -13,7 +13,7 @@ def test_short_run_descends_and_tracks_gradient_flow():
     x, y = warm_up(net, w0, np.full(4, 0.5), np.zeros(4), 30.0)
     xs, ys = net.equilibrium(w0)
     assert np.abs(x - xs).max() < 1e-5 and np.abs(y - ys).max() < 1e-5
-    traj = run_optimisation(net, w0, x, y, rec.tau, 5.0, n_out=11)
+    traj = run_optimisation(net, w0, x, y, tau=rec.tau, T=5.0, n_out=11)
     d = diagnose(net, traj, 1.0, rec.r)
     assert traj.w.shape == (11, 4, 2) and d.ratio.max() < 0.25
     assert monotone_violation(d.loss_star) == 0.0

@@ -19,7 +19,7 @@ def test_hierarchy_contracts_for_saturated_readout():
     assert 0.25 * np.linalg.norm(np.tanh(w)) <= k
     x1 = rng.uniform(0, 1, (3, 2))
     t, X1, X2 = rs.pair_distances(v, rng.standard_normal((6, 2)), rng.standard_normal(2), w,
-                                  np.concatenate([x1, x1]), rng.uniform(0, 1, (6, 6)), 10.0, 51)
+                                  x1=np.concatenate([x1, x1]), x2=rng.uniform(0, 1, (6, 6)), T=10.0, n_out=51)
     r = 0.5 / (2 * k)
     d = np.linalg.norm(X2[:, :3] - X2[:, 3:], axis=2) + r * np.linalg.norm(X1[:, :3] - X1[:, 3:], axis=2)
     assert X1.shape == (51, 6, 2) and mm.envelope_ratio(d, t, 0.25) <= 1 + 1e-6
@@ -50,7 +50,7 @@ def test_readout_net_derivatives():
 def test_readout_training_descends_and_errors():
     net, theta = readout_net()
     x, y = warm_up(net, theta, np.full(8, 0.5), np.zeros(8), 30.0)
-    d = diagnose(net, run_optimisation(net, theta, x, y, 0.1, 10.0, n_out=11), 1.0, 1.0)
+    d = diagnose(net, run_optimisation(net, theta, x, y, tau=0.1, T=10.0, n_out=11), 1.0, 1.0)
     assert d.ratio.max() < 0.25 and monotone_violation(d.loss_star) == 0.0 and d.loss_star[-1] < d.loss_star[0]
     with pytest.raises(ValueError, match="need v"):
         rs.ReservoirReadoutNet(np.zeros((3, 2)), np.ones(2), np.ones(2))

@@ -40,7 +40,7 @@ def test_gradient_flow_descends():
 def test_optimisation_system_keeps_the_certificate():
     net = make()
     x, y = warm_up(net, np.zeros((5, 5)), np.full(5, 0.5), np.zeros(5), 20.0)
-    traj = run_optimisation(net, np.zeros((5, 5)), x, y, 1.0, 20.0, n_out=5)
+    traj = run_optimisation(net, np.zeros((5, 5)), x, y, tau=1.0, T=20.0, n_out=5)
     assert traj.w.shape == (5, 5, 5)
     assert max(net.certificate(w) for w in traj.w) <= -1 + 0.25 * (net.gain * 4).max() + 1e-12
     assert net.loss_star(traj.w[-1]) < net.loss_star(traj.w[0])

@@ -7,6 +7,7 @@ import math
 from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from rnnrepro.flynn.bounds import example1_recipe
@@ -14,24 +15,24 @@ from rnnrepro.flynn.network import AdjointNetwork
 from rnnrepro.flynn.optimisation_system import Diagnostics, Trajectory, diagnose, run_optimisation, warm_up
 
 
-def run_and_diagnose(net: AdjointNetwork, w0, tau: float, T: float, r: float, warm: float = 30.0,
+def run_and_diagnose(net: AdjointNetwork, w0: ArrayLike, tau: float, *, T: float, r: float, warm: float = 30.0,
                      n_out: int = 201) -> tuple[Trajectory, Diagnostics]:
     """A run at τ on [0, T] (n_out times) after a warm-up of ``warm`` time units with w = w0 (x₀ = 0.5, y₀ = 0),
     and its diagnostics with p₁ = 1, p₂ = r."""
     x, y = warm_up(net, w0, np.full(net.n, 0.5), np.zeros(net.n), warm)
-    traj = run_optimisation(net, w0, x, y, tau, T, n_out=n_out)
+    traj = run_optimisation(net, w0, x, y, tau=tau, T=T, n_out=n_out)
     return traj, diagnose(net, traj, 1.0, r)
 
 
-def max_ratio(net: AdjointNetwork, w0, tau: float, T: float, r: float, warm: float = 30.0) -> float:
+def max_ratio(net: AdjointNetwork, w0: ArrayLike, tau: float, *, T: float, r: float, warm: float = 30.0) -> float:
     """max_t ‖h − h*‖/‖h‖ of a run at τ after a warm-up of ``warm`` time units (x₀ = 0.5, y₀ = 0)."""
-    return float(run_and_diagnose(net, w0, tau, T, r, warm)[1].ratio.max())
+    return float(run_and_diagnose(net, w0, tau, T=T, r=r, warm=warm)[1].ratio.max())
 
 
-def max_invariant_ratio(net: AdjointNetwork, w0, tau: float, T: float, r: float, c: float,
+def max_invariant_ratio(net: AdjointNetwork, w0: ArrayLike, tau: float, *, T: float, r: float, c: float,
                         warm: float = 30.0) -> float:
     """max_t U/(cH) of a run at τ (Theorem 3's invariant holds while this is ≤ 1)."""
-    d = run_and_diagnose(net, w0, tau, T, r, warm)[1]
+    d = run_and_diagnose(net, w0, tau, T=T, r=r, warm=warm)[1]
     return float(np.max(d.U / (c * d.H)))
 
 
@@ -59,7 +60,7 @@ def crossing_log(fun: Callable[[float], float], level: float, lo: float, hi: flo
     return math.exp(root)
 
 
-def grid_bracket(taus, values, level: float) -> tuple[float, float]:
+def grid_bracket(taus: ArrayLike, values: ArrayLike, level: float) -> tuple[float, float]:
     """(lo, hi): the last grid τ (increasing) with value ≤ level before the first one above it, and that one."""
     taus, values = np.asarray(taus, dtype=np.float64), np.asarray(values, dtype=np.float64)
     bad = np.flatnonzero(values > level)
@@ -69,7 +70,7 @@ def grid_bracket(taus, values, level: float) -> tuple[float, float]:
     return float(taus[bad[0] - 1]), float(taus[bad[0]])
 
 
-def descent_threshold(net: AdjointNetwork, w0, alpha: float, T: float, r: float, lo: float, hi: float,
+def descent_threshold(net: AdjointNetwork, w0: ArrayLike, alpha: float, *, T: float, r: float, lo: float, hi: float,
                       iters: int = 8) -> float:
     """Bisection on log τ for the largest τ in [lo, hi] with max ratio ≤ α (lo must pass, hi must fail).
 
@@ -77,11 +78,11 @@ def descent_threshold(net: AdjointNetwork, w0, alpha: float, T: float, r: float,
     """
     if not (0 < lo < hi):
         raise ValueError("need 0 < lo < hi")
-    if max_ratio(net, w0, lo, T, r) > alpha:
+    if max_ratio(net, w0, lo, T=T, r=r) > alpha:
         raise ValueError(f"the lower end τ = {lo:g} already breaks the descent condition")
-    if max_ratio(net, w0, hi, T, r) <= alpha:
+    if max_ratio(net, w0, hi, T=T, r=r) <= alpha:
         return hi
-    return bisect_log(lambda tau: max_ratio(net, w0, tau, T, r) <= alpha, lo, hi, iters)
+    return bisect_log(lambda tau: max_ratio(net, w0, tau, T=T, r=r) <= alpha, lo, hi, iters)
 
 
 def tau_star_local_slope(n: int, alpha: float, beta_lo: float, beta_hi: float) -> float:
@@ -91,12 +92,12 @@ def tau_star_local_slope(n: int, alpha: float, beta_lo: float, beta_hi: float) -
     return math.log(t_hi / t_lo) / math.log(beta_hi / beta_lo)
 
 
-def tau_star_of_alpha(n: int, v_frob: float, alphas) -> np.ndarray:
+def tau_star_of_alpha(n: int, v_frob: float, alphas: ArrayLike) -> np.ndarray:
     """The recipe's τ*(α) (optimal r for each α), (len(alphas),)."""
     return np.array([example1_recipe(n, v_frob, float(a)).tau for a in alphas])
 
 
-def smallest_step_ratio(values) -> float:
+def smallest_step_ratio(values: ArrayLike) -> float:
     """min_i values[i+1]/values[i]: > 1 exactly when the sequence is strictly increasing (positive values)."""
     v = np.asarray(values, dtype=np.float64)
     if v.size < 2 or np.any(v <= 0):

@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
 from rnnrepro.flynn.activations import dsigma, sigma
 from rnnrepro.flynn.network import FixedFeedbackNet
 
 
-def u_norms(net: FixedFeedbackNet, X, Y, W, p1: float, p2: float) -> np.ndarray:
+def u_norms(net: FixedFeedbackNet, X: ArrayLike, Y: ArrayLike, W: ArrayLike, p1: float, p2: float) -> np.ndarray:
     """U = p1‖f‖₂ + p2‖Aᵀy − ∇g‖₂ for states X, Y (..., n) and weights W (..., n, m) broadcast to them."""
     pre = np.einsum("ij,...j->...i", net.v, X) + np.einsum("...ik,k->...i", W, net.rho)
     f = -X + sigma(pre)
@@ -22,7 +23,8 @@ def u_norms(net: FixedFeedbackNet, X, Y, W, p1: float, p2: float) -> np.ndarray:
     return p1 * np.linalg.norm(f, axis=-1) + p2 * np.linalg.norm(adj, axis=-1)
 
 
-def comparison_solution(t, U0, beta: float, Lwu: float, wdot_norm: Callable[[float], float]) -> np.ndarray:
+def comparison_solution(t: np.ndarray, U0: ArrayLike, beta: float, Lwu: float,
+                        wdot_norm: Callable[[float], float]) -> np.ndarray:
     """I(t) at the times t (T,) for each start U0 (P,): the solution of İ = −βI + L_w u‖ẇ(t)‖. Returns (T, P)."""
     U0 = np.atleast_1d(np.asarray(U0, dtype=np.float64))
     sol = solve_ivp(lambda s, I: -beta * I + Lwu * wdot_norm(s), (t[0], t[-1]), U0, t_eval=t,

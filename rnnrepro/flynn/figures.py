@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
 
 from rnnrepro.book.plotting import new_figure
 
 NAMES = {1: "1-norm", 2: "2-norm", np.inf: "∞-norm"}
 
 
-def contraction(t, dists: dict, beta: float, t_star, star: dict):
+def contraction(t: np.ndarray, dists: dict, beta: float, t_star: np.ndarray, star: dict) -> Figure:
     """Left: ‖x₁ − x₂‖_p / ‖·‖(0) per certified norm with e^{−βt}; right: the star network in ∞ and 1."""
     fig, (a, b) = new_figure(2, height=2.8)
     for o, d in dists.items():
@@ -25,12 +27,13 @@ def contraction(t, dists: dict, beta: float, t_star, star: dict):
     return fig
 
 
-def descent(t, curves: dict, alpha: float):
+def descent(t: ArrayLike, curves: dict, alpha: float) -> Figure:
     """Main run: L*(t) per τ (left), ratio ‖h − h*‖/‖h‖ per τ with the α line (right)."""
     return training_runs(t, curves, alpha, "Example 1")
 
 
-def tau_sweep(taus, max_ratio, tau_star, alpha, taus_dev, dev):
+def tau_sweep(taus: ArrayLike, max_ratio: ArrayLike, tau_star: float, alpha: float, taus_dev: ArrayLike,
+              dev: ArrayLike) -> Figure:
     """Left: max-ratio vs τ (log-log) with τ* and α; right: ‖w_τ(T) − w_gf(T)‖ vs τ."""
     fig, (a, b) = new_figure(2, height=2.8)
     a.loglog(taus, max_ratio, "o-")
@@ -43,7 +46,7 @@ def tau_sweep(taus, max_ratio, tau_star, alpha, taus_dev, dev):
     return fig
 
 
-def perturbed_flows(runs: dict):
+def perturbed_flows(runs: dict) -> Figure:
     """v(z(t)) − min and ‖∇v‖ for the Theorem 2 / Corollary 1 runs (label -> (t, v, grad_norm))."""
     fig, (a, b) = new_figure(2, height=2.8)
     for label, (t, v, g) in runs.items():
@@ -55,7 +58,7 @@ def perturbed_flows(runs: dict):
     return fig
 
 
-def squashing(t, curves: dict, bound: float, dashed: dict | None = None):
+def squashing(t: ArrayLike, curves: dict, bound: float, dashed: dict | None = None) -> Figure:
     """Example 3: loss at equilibrium (left) and ∞-norm certificate (right) along training; label -> (loss, cert).
 
     ``dashed`` (label -> (loss, cert)), if given, is drawn dashed in the colours of ``curves``, in order.
@@ -76,7 +79,7 @@ def squashing(t, curves: dict, bound: float, dashed: dict | None = None):
     return fig
 
 
-def conservatism(beta_x, tau_star, tau_desc):
+def conservatism(beta_x: ArrayLike, tau_star: ArrayLike, tau_desc: ArrayLike) -> Figure:
     """τ* (recipe) and the empirical descent threshold τ_desc against β_x (log-log)."""
     fig, ax = new_figure(1, height=2.8, width=4.5)
     ax.loglog(beta_x, tau_star, "o-", label="τ* (recipe)")
@@ -86,7 +89,8 @@ def conservatism(beta_x, tau_star, tau_desc):
     return fig
 
 
-def adjoint_and_joint(t_adj, d_adj: dict, t_ball, y_over_R, t_joint, joint_ratio, beta_adj: float):
+def adjoint_and_joint(t_adj: np.ndarray, d_adj: dict, *, t_ball: ArrayLike, y_over_R: ArrayLike, t_joint: ArrayLike,
+                      joint_ratio: ArrayLike, beta_adj: float) -> Figure:
     """Props. 1–3: adjoint distances in the dual (1) and primal (∞) norms; ‖y(t)‖/R; joint distance / envelope."""
     fig, (a, b, c) = new_figure(3, height=2.6)
     for o, d in d_adj.items():
@@ -103,8 +107,8 @@ def adjoint_and_joint(t_adj, d_adj: dict, t_ball, y_over_R, t_joint, joint_ratio
     return fig
 
 
-def alpha_tradeoff(alphas, tau_star, alphas_emp, tau_desc, tau_inv: float | None = None,
-                   alpha_inv: float | None = None):
+def alpha_tradeoff(alphas: ArrayLike, tau_star: ArrayLike, alphas_emp: ArrayLike, tau_desc: ArrayLike,
+                   tau_inv: float | None = None, alpha_inv: float | None = None) -> Figure:
     """τ*(α) (recipe) and the empirical largest τ keeping the descent condition, against α (log-log);
     optionally the bisected invariant threshold at one α."""
     fig, ax = new_figure(1, height=2.8, width=4.5)
@@ -118,7 +122,7 @@ def alpha_tradeoff(alphas, tau_star, alphas_emp, tau_desc, tau_inv: float | None
     return fig
 
 
-def training_runs(t, curves: dict, alpha: float, title: str):
+def training_runs(t: ArrayLike, curves: dict, alpha: float, title: str) -> Figure:
     """Loss at equilibrium (left) and gradient error (right) of optimisation-system runs; label -> (loss, ratio)."""
     fig, (a, b) = new_figure(2, height=2.8)
     for label, (loss, ratio) in curves.items():

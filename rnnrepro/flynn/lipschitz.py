@@ -7,6 +7,7 @@ Pairs: x ∈ [0, 1]ⁿ, y in the ball ‖y‖₂ ≤ L_x g/β_x, weights w = 3·
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.flynn.activations import dsigma, sigma
 from rnnrepro.flynn.bounds import Recipe
@@ -14,7 +15,7 @@ from rnnrepro.flynn.network import FixedFeedbackNet
 from rnnrepro.flynn.trajectories import ball_samples
 
 
-def dw_f_norm(net: FixedFeedbackNet, x, w) -> float:
+def dw_f_norm(net: FixedFeedbackNet, x: np.ndarray, w: ArrayLike) -> float:
     """‖D_w f‖ from (ℝ^{n×m}, Frobenius) to (ℝⁿ, 2): D_w f = diag(σ'(pre)) ⊗ ρᵀ, norm max_i σ'(pre_i)·‖ρ‖."""
     return float(np.max(dsigma(net.pre(x, w))) * np.linalg.norm(net.rho))
 
@@ -55,7 +56,7 @@ def sampled_constants(net: FixedFeedbackNet, rec: Recipe, count: int, rng: np.ra
     return {k: (best[k], bounds[k]) for k in best}
 
 
-def zero_preactivation_weights(net: FixedFeedbackNet, x) -> np.ndarray:
+def zero_preactivation_weights(net: FixedFeedbackNet, x: np.ndarray) -> np.ndarray:
     """Weights w (n, m) with v x + w ρ = 0, where σ' = 1/4 is largest: ‖D_w f‖ attains L_σ'‖ρ‖."""
     return -np.outer(net.v @ x, net.rho) / float(net.rho @ net.rho)
 

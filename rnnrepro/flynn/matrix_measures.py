@@ -8,6 +8,10 @@ Norms are named by numpy's ``ord``: 1, 2 or ``np.inf``.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+#: a norm's ``ord``: 1, 2 or np.inf
+Ord = int | float
 
 ORDS = (1, 2, np.inf)
 
@@ -24,13 +28,13 @@ def _square(A) -> np.ndarray:
     return A
 
 
-def dual_ord(ord):
+def dual_ord(ord: Ord) -> Ord:
     """The dual norm's ord: 1 ↔ ∞, 2 ↔ 2."""
     _check_ord(ord)
     return {1: np.inf, 2: 2, np.inf: 1}[ord]
 
 
-def measure(A, ord) -> np.ndarray:
+def measure(A: ArrayLike, ord: Ord) -> np.ndarray:
     """Closed-form matrix measure of A (..., n, n) -> (...).
 
     μ₁ = max_j (A_jj + Σ_{i≠j}|A_ij|) (columns), μ∞ = max_i (A_ii + Σ_{j≠i}|A_ij|) (rows),
@@ -45,7 +49,7 @@ def measure(A, ord) -> np.ndarray:
     return (diag + off).max(axis=-1)
 
 
-def measure_by_definition(A, ord, h: float = 1e-7) -> np.ndarray:
+def measure_by_definition(A: ArrayLike, ord: Ord, h: float = 1e-7) -> np.ndarray:
     """(‖I + hA‖ − 1)/h for A (..., n, n) -> (...): the definition at a finite step h > 0.
 
     Exact for μ₁ and μ∞ once h is small enough that the diagonal of I + hA stays positive; for μ₂
@@ -59,13 +63,13 @@ def measure_by_definition(A, ord, h: float = 1e-7) -> np.ndarray:
     return (np.linalg.norm(eye + h * A, ord=ord, axis=(-2, -1)) - 1.0) / h
 
 
-def vector_norm(x, ord, axis: int = -1) -> np.ndarray:
+def vector_norm(x: ArrayLike, ord: Ord, axis: int = -1) -> np.ndarray:
     """‖x‖_ord along ``axis`` (1, 2 or np.inf)."""
     _check_ord(ord)
     return np.linalg.norm(np.asarray(x, dtype=np.float64), ord=ord, axis=axis)
 
 
-def certified_rate(W, ord, L_dsigma: float) -> float:
+def certified_rate(W: ArrayLike, ord: Ord, L_dsigma: float) -> float:
     """Table 1 certificate of ẋ = −x + σ(Wx + ρ): β = 1 − L_σ'‖W‖_ord (contracting when > 0).
 
     W (n, n); L_dsigma = sup|σ'|. The induced matrix norm of W is used.
@@ -77,7 +81,7 @@ def certified_rate(W, ord, L_dsigma: float) -> float:
     return float(1.0 - L_dsigma * np.linalg.norm(W, ord=ord))
 
 
-def envelope_ratio(distances, t, beta: float) -> float:
+def envelope_ratio(distances: ArrayLike, t: ArrayLike, beta: float) -> float:
     """max over t > t[0] of d(t) / (e^{−β(t − t[0])} d(t[0])): ≤ 1 when the distances obey the envelope 3.2.
 
     distances: (T,) or (T, P) (P pairs), t: (T,) increasing, T ≥ 2, with t[0] the start; d(t[0]) > 0.
@@ -94,7 +98,7 @@ def envelope_ratio(distances, t, beta: float) -> float:
     return float(np.max(d[1:] / (d[0] * np.exp(-beta * (t[1:] - t[0]))[:, None])))
 
 
-def growth(distances) -> float:
+def growth(distances: ArrayLike) -> float:
     """max over the times after the start of d(t)/d(0), for distances (T,) or (T, P), T ≥ 2: > 1 means some
     pair moved apart (the start, where the ratio is 1 by construction, is left out)."""
     d = np.asarray(distances, dtype=np.float64)

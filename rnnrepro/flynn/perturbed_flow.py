@@ -5,21 +5,24 @@ v(z) = ¼‖z‖² + Σ sin(2 z_i) (non-convex, bounded below, ∇v Lipschitz wi
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
 
-def value(z) -> float:
+def value(z: ArrayLike) -> float:
     z = np.asarray(z, dtype=np.float64)
     return float(0.25 * z @ z + np.sum(np.sin(2 * z)))
 
 
-def grad(z) -> np.ndarray:
+def grad(z: ArrayLike) -> np.ndarray:
     z = np.asarray(z, dtype=np.float64)
     return 0.5 * z + 2 * np.cos(2 * z)
 
 
-def rotate(g, angle: float) -> np.ndarray:
+def rotate(g: ArrayLike, angle: float) -> np.ndarray:
     """Rotate every coordinate pair (g_{2k}, g_{2k+1}) by ``angle``: cos·g + sin·Jg with J block-skew."""
     g = np.asarray(g, dtype=np.float64)
     if g.shape[-1] % 2:
@@ -29,12 +32,12 @@ def rotate(g, angle: float) -> np.ndarray:
     return np.cos(angle) * g + np.sin(angle) * Jg
 
 
-def theorem2_field(alpha: float, angle: float):
+def theorem2_field(alpha: float, angle: float) -> Callable[[float, np.ndarray], np.ndarray]:
     """ż = −∇v + u, u = α·R(angle)∇v, so ‖u‖ = α‖∇v‖ (Theorem 2's error at its largest)."""
     return lambda _t, z: -grad(z) + alpha * rotate(grad(z), angle)
 
 
-def corollary1_field(alpha: float, sign: float = 1.0):
+def corollary1_field(alpha: float, sign: float = 1.0) -> Callable[[float, np.ndarray], np.ndarray]:
     """ż = −u with u = R(arcsin α)∇v/√(1 − α²): ‖∇v − u‖ = α‖u‖ exactly (the widest admissible angle).
 
     sign = −1 with α ≥ 1 gives the admissible ascent u = −∇v (‖∇v − u‖ = 2‖u‖ ≤ α‖u‖ for α ≥ 2).
@@ -47,9 +50,10 @@ def corollary1_field(alpha: float, sign: float = 1.0):
     return lambda _t, z: -rotate(grad(z), phi) / np.sqrt(1 - alpha ** 2)
 
 
-def run(field, z0, T: float, n_out: int = 2001, escape: float = 1e3):
+def run(field: Callable[[float, np.ndarray], np.ndarray], z0: ArrayLike, T: float, n_out: int = 2001,
+        escape: float = 1e3) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Integrate ż = field(t, z) on [0, T] (stops when ‖z‖ > escape). Returns t, z (T, d), v (T,), ‖∇v‖ (T,)."""
-    def escaped(_t, z):
+    def escaped(_t: float, z: np.ndarray) -> float:
         return escape - np.linalg.norm(z)
     escaped.terminal = True
     sol = solve_ivp(field, (0.0, T), np.asarray(z0, dtype=np.float64), method="LSODA",
@@ -60,7 +64,7 @@ def run(field, z0, T: float, n_out: int = 2001, escape: float = 1e3):
     return t, Z, np.array([value(z) for z in Z]), np.linalg.norm(grad(Z), axis=1)
 
 
-def descent_gap(v, grad_norm) -> float:
+def descent_gap(v: ArrayLike, grad_norm: ArrayLike) -> float:
     """‖∇v(T)‖/‖∇v(0)‖ plus the largest rise of v between outputs relative to v's range (0 for a descent).
 
     Small only for a run that descends *and* ends at a critical point (an ascent that stalls at a

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
 from rnnrepro.flynn.activations import L_DSIGMA, dsigma, sigma
@@ -24,18 +25,19 @@ def coupling_bound(n1: int, n2: int) -> float:
     return L_DSIGMA * math.sqrt(n1 * n2)
 
 
-def reservoir_rate(v) -> float:
+def reservoir_rate(v: np.ndarray) -> float:
     """β₂ = 1 − L_σ'‖v‖₂ (Table 1, 2-norm row)."""
     return 1.0 - L_DSIGMA * float(np.linalg.norm(v, 2))
 
 
-def pair_distances(v, u, rho, w, x1, x2, T: float, n_out: int = 301):
+def pair_distances(v: np.ndarray, u: np.ndarray, rho: np.ndarray, w: ArrayLike, *, x1: np.ndarray, x2: np.ndarray,
+                   T: float, n_out: int = 301) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Integrate P copies (x₁ (P, n₁), x₂ (P, n₂)) with fixed weights; returns t, X1 (T, P, n₁), X2 (T, P, n₂)."""
     P, n1 = x1.shape
     n2 = x2.shape[1]
     omega, drive = np.tanh(w), u @ rho
 
-    def rhs(_t, s):
+    def rhs(_t: float, s: np.ndarray) -> np.ndarray:
         s = s.reshape(P, n1 + n2)
         a, b = s[:, :n1], s[:, n1:]
         return np.concatenate([-a + sigma(b @ omega.T), -b + sigma(b @ v.T + drive)], axis=1).ravel()
@@ -81,28 +83,28 @@ class ReservoirReadoutNet(AdjointNetwork):
     def w_shape(self) -> tuple[int]:
         return (self.n1 * self.n2 + self.n2 * self.rho.shape[0],)
 
-    def unpack(self, theta) -> tuple[np.ndarray, np.ndarray]:
+    def unpack(self, theta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """θ -> (w (n₁, n₂), u (n₂, m))."""
         theta = np.asarray(theta, dtype=np.float64).ravel()
         k = self.n1 * self.n2
         return theta[:k].reshape(self.n1, self.n2), theta[k:].reshape(self.n2, -1)
 
-    def pack(self, w, u) -> np.ndarray:
+    def pack(self, w: ArrayLike, u: np.ndarray) -> np.ndarray:
         return np.concatenate([np.ravel(w), np.ravel(u)]).astype(np.float64)
 
-    def omega(self, w) -> np.ndarray:
+    def omega(self, w: ArrayLike) -> np.ndarray:
         return np.tanh(w) if self.squash else w
 
-    def _pre(self, x, theta):
+    def _pre(self, x: np.ndarray, theta: ArrayLike):
         w, u = self.unpack(theta)
         x2 = x[self.n1:]
         return w, self.omega(w) @ x2, self.v @ x2 + u @ self.rho
 
-    def f(self, x, theta) -> np.ndarray:
+    def f(self, x: np.ndarray, theta: ArrayLike) -> np.ndarray:
         _, a1, a2 = self._pre(x, theta)
         return np.concatenate([-x[:self.n1] + sigma(a1), -x[self.n1:] + sigma(a2)])
 
-    def jac_x(self, x, theta) -> np.ndarray:
+    def jac_x(self, x: np.ndarray, theta: ArrayLike) -> np.ndarray:
         """Block lower-triangular A = [[−I, σ'(a₁)ω], [0, −I + σ'(a₂)v]] (n, n)."""
         w, a1, a2 = self._pre(x, theta)
         A = -np.eye(self.n)
@@ -110,18 +112,18 @@ class ReservoirReadoutNet(AdjointNetwork):
         A[self.n1:, self.n1:] += dsigma(a2)[:, None] * self.v
         return A
 
-    def grad_g(self, x) -> np.ndarray:
+    def grad_g(self, x: np.ndarray) -> np.ndarray:
         return np.concatenate([x[:self.n1] - self.target, np.zeros(self.n2)])
 
-    def loss(self, x) -> float:
+    def loss(self, x: np.ndarray) -> float:
         return 0.5 * float(np.sum((x[:self.n1] - self.target) ** 2))
 
-    def h(self, x, y, theta) -> np.ndarray:
+    def h(self, x: np.ndarray, y: np.ndarray, theta: ArrayLike) -> np.ndarray:
         """y D_θ f (P,): readout part (y₁ ⊙ σ'(a₁)) x₂ᵀ ⊙ ω'(w), input part (y₂ ⊙ σ'(a₂)) ρᵀ."""
         w, a1, a2 = self._pre(x, theta)
         dom = 1.0 - np.tanh(w) ** 2 if self.squash else 1.0
         hw = np.outer(y[:self.n1] * dsigma(a1), x[self.n1:]) * dom
         return self.pack(hw, np.outer(y[self.n1:] * dsigma(a2), self.rho))
 
-    def newton_start(self, theta) -> np.ndarray:
+    def newton_start(self, theta: ArrayLike) -> np.ndarray:
         return np.full(self.n, 0.5)

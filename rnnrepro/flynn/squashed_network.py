@@ -10,9 +10,12 @@ is the same network trained on ω = w directly (no built-in bound). ``source_gai
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from rnnrepro.flynn.activations import L_DSIGMA, ddsigma, dsigma, sigma
+from rnnrepro.flynn.matrix_measures import Ord
 from rnnrepro.flynn.network import AdjointNetwork
 
 
@@ -40,56 +43,56 @@ class SquashedNet(AdjointNetwork):
         """α of each connection (n, n): the target's α_i (7.3b) or the source's α_j (7.4)."""
         return self.gain[None, :] if self.source_gain else self.gain[:, None]
 
-    def omega(self, w) -> np.ndarray:
+    def omega(self, w: ArrayLike) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
         return self.mask * (self._gains() * np.tanh(w) if self.squash else w)
 
-    def domega(self, w) -> np.ndarray:
+    def domega(self, w: ArrayLike) -> np.ndarray:
         """∂ω_ij/∂w_ij (n, n)."""
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
         return self.mask * (self._gains() * (1 - np.tanh(w) ** 2) if self.squash else 1.0)
 
-    def ddomega(self, w) -> np.ndarray:
+    def ddomega(self, w: ArrayLike) -> np.ndarray:
         """∂²ω_ij/∂w_ij² (n, n)."""
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
         th = np.tanh(w)
         return self.mask * (self._gains() * (-2 * th * (1 - th ** 2)) if self.squash else 0.0)
 
-    def f(self, x, w) -> np.ndarray:
+    def f(self, x: np.ndarray, w: ArrayLike) -> np.ndarray:
         return -x + sigma(self.omega(w) @ x + self.rho)
 
-    def jac_x(self, x, w) -> np.ndarray:
+    def jac_x(self, x: np.ndarray, w: ArrayLike) -> np.ndarray:
         om = self.omega(w)
         return -np.eye(self.n) + dsigma(om @ x + self.rho)[:, None] * om
 
-    def jac_w(self, x, w) -> np.ndarray:
+    def jac_w(self, x: np.ndarray, w: ArrayLike) -> np.ndarray:
         """D_w f (n, n·n): entry (i, (i, k)) = σ'(u_i) x_k ∂ω_ik/∂w_ik (7.3b: α_i, the target's gain)."""
         u = self.omega(w) @ x + self.rho
         J = np.zeros((self.n, self.n, self.n))
         J[np.arange(self.n), np.arange(self.n), :] = dsigma(u)[:, None] * x[None, :] * self.domega(w)
         return J.reshape(self.n, -1)
 
-    def grad_g(self, x) -> np.ndarray:
+    def grad_g(self, x: np.ndarray) -> np.ndarray:
         g = np.zeros(self.n)
         g[self.out] = x[self.out] - self.target
         return g
 
-    def loss(self, x) -> float:
+    def loss(self, x: np.ndarray) -> float:
         return 0.5 * float(np.sum((x[self.out] - self.target) ** 2))
 
-    def h(self, x, y, w) -> np.ndarray:
+    def h(self, x: np.ndarray, y: np.ndarray, w: ArrayLike) -> np.ndarray:
         """Weight field y D_w f, as (n, n) (−∇_w g(x*(w)) at the equilibrium)."""
         return (y @ self.jac_w(x, w)).reshape(self.n, self.n)
 
-    def newton_start(self, w) -> np.ndarray:
+    def newton_start(self, w: ArrayLike) -> np.ndarray:
         """Newton's default start σ(ρ)."""
         return sigma(self.rho)
 
-    def certificate(self, w, ord=np.inf) -> float:
+    def certificate(self, w: ArrayLike, ord: Ord = np.inf) -> float:
         """−1 + L_σ' ‖ω‖_ord (ord ∞: rows, 1: columns): an upper bound on μ_ord(D_x f) for every x."""
         return -1.0 + L_DSIGMA * float(np.abs(self.omega(w)).sum(axis=1 if ord == np.inf else 0).max())
 
-    def second_derivatives(self, x, w):
+    def second_derivatives(self, x: np.ndarray, w: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """D²_{x,w} f (n, n, n·n) and D²_w f (n, n·n, n·n), with the product-rule terms: entries
         (i, j, (i, r)) = σ''(u_i) ω_ij x_r ω'_ir + σ'(u_i) δ_jr ω'_ir and
         ((i, k), (i, r)) = σ''(u_i) x_k x_r ω'_ik ω'_ir + σ'(u_i) x_k ω''_ik δ_kr."""
@@ -106,7 +109,7 @@ class SquashedNet(AdjointNetwork):
         return dxw.reshape(n, n, n * n), dww.reshape(n, n * n, n * n)
 
 
-def table3_printed(net: SquashedNet, x, w):
+def table3_printed(net: SquashedNet, x: np.ndarray, w: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Table 3 as printed: D_x f = σ'(u_i) ω_ij (no −δ_ij) and D_w f with the source gain α_k (7.4)."""
     u = net.omega(w) @ x + net.rho
     dxf = dsigma(u)[:, None] * net.omega(w)
@@ -117,7 +120,7 @@ def table3_printed(net: SquashedNet, x, w):
     return dxf, J.reshape(net.n, -1)
 
 
-def table3_printed_second(net: SquashedNet, x, w):
+def table3_printed_second(net: SquashedNet, x: np.ndarray, w: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Table 3's second derivatives as printed (no product-rule terms; the source gain α_r of 7.4):
     D²_{x,w} f (n, n, n·n) with (i, j, (i, r)) = σ''(u_i) ω_ij x_r α_r σ_H'(w_ir) and D²_w f (n, n·n, n·n)
     with ((i, k), (i, r)) = σ''(u_i) x_k x_r α_k α_r σ_H'(w_ik) σ_H'(w_ir)."""
@@ -131,13 +134,14 @@ def table3_printed_second(net: SquashedNet, x, w):
     return dxw.reshape(n, n, n * n), dww.reshape(n, n * n, n * n)
 
 
-def fd_second_derivatives(net: SquashedNet, x, w, eps: float = 1e-4):
+def fd_second_derivatives(net: SquashedNet, x: np.ndarray, w: ArrayLike,
+                          eps: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
     """Central second differences of f itself: D²_{x,w} f (n, n, n·n) and D²_w f (n, n·n, n·n)
     (error O(ε²) + round-off O(1e-16/ε²))."""
     w = np.asarray(w, dtype=np.float64).ravel()
     ex, ew = eps * np.eye(net.n), eps * np.eye(w.size)
 
-    def mixed(da, db, fa):
+    def mixed(da: np.ndarray, db: np.ndarray, fa: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
         return (fa(da, db) - fa(da, -db) - fa(-da, db) + fa(-da, -db)) / (4 * eps ** 2)
 
     dxw = np.stack([np.stack([mixed(a, b, lambda p, q: net.f(x + p, w + q)) for b in ew], axis=1) for a in ex], axis=1)
@@ -145,7 +149,7 @@ def fd_second_derivatives(net: SquashedNet, x, w, eps: float = 1e-4):
     return dxw, dww
 
 
-def fd_jacobians(net: SquashedNet, x, w, eps: float = 1e-6):
+def fd_jacobians(net: SquashedNet, x: np.ndarray, w: ArrayLike, eps: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
     """Central finite-difference D_x f (n, n) and D_w f (n, n·n)."""
     w = np.asarray(w, dtype=np.float64).ravel()
     jx = np.stack([(net.f(x + eps * e, w) - net.f(x - eps * e, w)) / (2 * eps) for e in np.eye(net.n)], axis=1)
@@ -159,7 +163,8 @@ def complete_graph(n: int) -> np.ndarray:
 
 
 
-def sampled_measure_sup(net: SquashedNet, w, ord, count: int, rng: np.random.Generator, box: float = 5.0) -> float:
+def sampled_measure_sup(net: SquashedNet, w: ArrayLike, ord: Ord, count: int, rng: np.random.Generator,
+                        box: float = 5.0) -> float:
     """max over ``count`` states x ~ U[−box, box]ⁿ of μ_ord(D_x f(x, w)) (ord 1, 2 or ∞)."""
     from rnnrepro.flynn.matrix_measures import measure
     X = rng.uniform(-box, box, (count, net.n))

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.flynn import matrix_measures as mm
 from rnnrepro.flynn.network import FixedFeedbackNet
 from rnnrepro.flynn.trajectories import integrate_copies, table1_net
 
 
-def sampled_measure_sup(W, bias, ord, count: int, rng: np.random.Generator, box: float = 5.0) -> float:
+def sampled_measure_sup(W: ArrayLike, bias: np.ndarray, ord: mm.Ord, count: int, rng: np.random.Generator,
+                        box: float = 5.0) -> float:
     """max over ``count`` states x ~ U[−box, box]ⁿ of μ_ord(D_x f(x)) for ẋ = −x + σ(Wx + bias)."""
     net = table1_net(W)
     X = rng.uniform(-box, box, (count, net.n))
@@ -17,14 +21,16 @@ def sampled_measure_sup(W, bias, ord, count: int, rng: np.random.Generator, box:
     return float(np.max(mm.measure(A, ord)))
 
 
-def pair_distances(net: FixedFeedbackNet, w, x0, T: float, ords, n_out: int = 401):
+def pair_distances(net: FixedFeedbackNet, w: ArrayLike, x0: ArrayLike, *, T: float, ords: Sequence[mm.Ord],
+                   n_out: int = 401) -> tuple[np.ndarray, dict]:
     """Two forward trajectories from x0 (2, n) with fixed w: t (T,), {ord: ‖x₁(t) − x₂(t)‖_ord (T,)}."""
     n = net.n
     t, X, _ = integrate_copies(net, lambda _s: w, x0, np.zeros((2, n)), T, n_out)
     return t, {o: mm.vector_norm(X[:, 0] - X[:, 1], o) for o in ords}
 
 
-def adjoint_pair_distances(net: FixedFeedbackNet, w, x0, y1, y2, T: float, ords, n_out: int = 401):
+def adjoint_pair_distances(net: FixedFeedbackNet, w: ArrayLike, x0: np.ndarray, *, y1: np.ndarray, y2: np.ndarray,
+                           T: float, ords: Sequence[mm.Ord], n_out: int = 401) -> tuple[np.ndarray, dict]:
     """Two adjoint copies y₁, y₂ driven by the same forward trajectory from x0: t, {ord: ‖y₁ − y₂‖_ord}."""
     t, _, Y = integrate_copies(net, lambda _s: w, np.stack([x0, x0]), np.stack([y1, y2]), T, n_out)
     return t, {o: mm.vector_norm(Y[:, 0] - Y[:, 1], o) for o in ords}

@@ -9,13 +9,15 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
 from rnnrepro.flynn.activations import dsigma, sigma
+from rnnrepro.flynn.matrix_measures import Ord
 from rnnrepro.flynn.network import FixedFeedbackNet
 
 
-def zero_diagonal_weights(n: int, ord, norm: float, seed: int) -> np.ndarray:
+def zero_diagonal_weights(n: int, ord: Ord, norm: float, seed: int) -> np.ndarray:
     """Gaussian (n, n) matrix with zero diagonal rescaled to induced ‖W‖_ord = norm."""
     W = np.random.default_rng(seed).standard_normal((n, n))
     np.fill_diagonal(W, 0.0)
@@ -29,14 +31,15 @@ def star_weights(n: int, weight: float) -> np.ndarray:
     return W
 
 
-def table1_net(W) -> FixedFeedbackNet:
+def table1_net(W: ArrayLike) -> FixedFeedbackNet:
     """ẋ = −x + σ(Wx + b) as a FixedFeedbackNet with m = 1 and ρ = (1,): pass the bias as w = b[:, None]."""
     W = np.asarray(W, dtype=np.float64)
     return FixedFeedbackNet(W, np.ones(1), np.zeros(W.shape[0]))
 
 
-def integrate_copies(net: FixedFeedbackNet, w_of_t: Callable[[float], np.ndarray], x0, y0, T: float,
-                     n_out: int = 401, *, rtol: float = 1e-11, atol: float = 1e-13):
+def integrate_copies(net: FixedFeedbackNet, w_of_t: Callable[[float], np.ndarray], x0: ArrayLike, y0: ArrayLike,
+                     T: float, n_out: int = 401, *, rtol: float = 1e-11,
+                     atol: float = 1e-13) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Integrate P copies of ẋ = f(x, w(t)), ẏ = Aᵀy − ∇g(x) from x0, y0 (P, n) on [0, T].
 
     Returns t (T,), X (T, P, n), Y (T, P, n). RK45 with tight tolerances (non-stiff at τ = 1).
@@ -46,7 +49,7 @@ def integrate_copies(net: FixedFeedbackNet, w_of_t: Callable[[float], np.ndarray
         raise ValueError(f"x0 and y0 must be (P, n={net.n}), got {x0.shape} and {y0.shape}")
     P, n = x0.shape
 
-    def rhs(t, s):
+    def rhs(t: float, s: np.ndarray) -> np.ndarray:
         s = s.reshape(P, 2, n)
         x, y = s[:, 0], s[:, 1]
         pre = x @ net.v.T + net._w(w_of_t(t)) @ net.rho                 # (P, n)
@@ -71,7 +74,8 @@ def ball_samples(n: int, radius: float, count: int, rng: np.random.Generator, lo
     return d * (radius * rng.uniform(lo, 1.0, count))[:, None]
 
 
-def leaky_exact(x0, y0, drive, target, t):
+def leaky_exact(x0: ArrayLike, y0: ArrayLike, drive: np.ndarray, target: np.ndarray,
+                t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Exact solution of ẋ = −x + s, ẏ = −y − (x − target) (the network with v = 0 and fixed w: s = σ(wρ)).
 
     x0, y0 (P, n); drive s (n,); target (n,); t (T,) from 0. Returns X, Y (T, P, n):
