@@ -54,10 +54,16 @@ def test_structured_init_fits_exponential():
 def test_train_gd_adam_clip_and_smooth():
     f = lambda q, k: (float(q["x"] @ q["x"]), {"x": 2 * q["x"]})
     for method, lr in (("gd", 0.1), ("adam", 0.1)):
-        _, L = E.train({"x": np.ones(3)}, f, 200, lr, method)
+        _, L = E.train({"x": np.ones(3)}, f, 200, lr, method=method)
         assert L[-1] < 1e-3 * L[0]
     _, L = E.train({"x": np.ones(3)}, f, 200, 0.1, stop_below=0.5)
     assert L[-1] < 0.5 and L.size < 200
     _, L = E.train({"x": np.ones(3)}, f, 2, 0.1, clip=1e-3)
     assert L[1] == pytest.approx(L[0], rel=1e-2)
     assert np.allclose(E.smooth(np.arange(5.0), 2), [0, 0.5, 1.5, 2.5, 3.5])
+
+
+def test_train_options_are_keyword_only():
+    f = lambda q, k: (float(q["x"] @ q["x"]), {"x": 2 * q["x"]})
+    with pytest.raises(TypeError):
+        E.train({"x": np.ones(3)}, f, 2, 0.1, "adam")

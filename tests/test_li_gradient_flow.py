@@ -22,7 +22,7 @@ def test_gd_matches_flow_for_small_steps():
 
 def test_parameter_separation_and_unreachable_drop():
     tg = T.two_part(6.0)
-    assert GF.hitting_time(TH0, tg, 0.5, kind="param") > 0
+    assert GF.hitting_time(TH0, tg, delta=0.5, kind="param") > 0
     assert GF.hitting_time(TH0, tg, delta=10.0, tmax=50.0) == np.inf
 
 
@@ -40,3 +40,8 @@ def test_distance_at_moves_off_the_plateau_point_and_rejects_bad_time():
     assert GF.distance_at(th, tg, 50.0) > 0.5
     with pytest.raises(ValueError):
         GF.distance_at(th, tg, 0.0)
+
+
+def test_hitting_time_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        GF.hitting_time(TH0, T.two_part(6.0), 0.5)

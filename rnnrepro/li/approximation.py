@@ -15,13 +15,18 @@ log-spaced rates e^{x_k}.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from numpy.polynomial import legendre as leg
 from scipy.special import gamma
 
 _T_MAX = 1e12
 _T_MAX_POWER = 1e30  # power laws with ω ≥ 1/8 keep < 1.3e-2 of their mass beyond this
+
+Kernel = Callable[[np.ndarray], np.ndarray]   # ρ: times t (any shape) → values (same shape)
+Grid = tuple[np.ndarray, np.ndarray]           # quadrature (nodes (n,), weights (n,))
 
 
 def _gauss_panels(edges, n):
@@ -33,14 +38,14 @@ def _gauss_panels(edges, n):
     return nodes.ravel(), weights.ravel()
 
 
-def s_grid(n_panels=60, n_uniform=48, n_gauss=12):
+def s_grid(n_panels: int = 60, n_uniform: int = 48, n_gauss: int = 12) -> Grid:
     """Gauss grid on s ∈ [2^{-n_panels}, 1]: dyadic panels toward 0 merged with ``n_uniform`` equal
     panels on [0, 1] → (s, ds-weights), each of length ≈ (n_panels + n_uniform)·n_gauss."""
     edges = np.union1d(2.0 ** -np.arange(n_panels, -1, -1.0), np.linspace(0, 1, n_uniform + 1)[1:])
     return _gauss_panels(edges, n_gauss)
 
 
-def t_grid(n_panels=240, n_gauss=12, t_max=_T_MAX):
+def t_grid(n_panels: int = 240, n_gauss: int = 12, t_max: float = _T_MAX) -> Grid:
     """Gauss grid in x = log(1 + t) on [0, log(1 + t_max)] → (t, dt-weights)."""
     x, wx = _gauss_panels(np.linspace(0, math.log1p(t_max), n_panels + 1), n_gauss)
     return np.expm1(x), wx * np.exp(x)
@@ -49,18 +54,19 @@ def t_grid(n_panels=240, n_gauss=12, t_max=_T_MAX):
 class L1Metric:
     """Relative L¹ distance to a target kernel ρ: ‖ρ − ρ̂‖₁/‖ρ‖₁ with ρ's mass beyond t_max as ``tail``."""
 
-    def __init__(self, rho, tail=0.0, norm=None, grid=None):
+    def __init__(self, rho: Kernel, tail: float = 0.0, norm: float | None = None, grid: Grid | None = None) -> None:
         self.t, self.wt = t_grid() if grid is None else grid
         self.rho = rho(self.t)
         self.tail = float(tail)
         self.norm = float(np.abs(self.rho) @ self.wt + tail) if norm is None else float(norm)
 
-    def rel(self, rhohat_values):
+    def rel(self, rhohat_values: np.ndarray) -> float:
         """rhohat_values: ρ̂ on ``self.t`` (shape (n,)) → relative L¹ error (float)."""
         return float((np.abs(self.rho - rhohat_values) @ self.wt + self.tail) / self.norm)
 
 
-def uniform_fit(rho, m, beta, grid=None, n_irls=15, lstsq=False):
+def uniform_fit(rho: Kernel, m: int, beta: float, grid: Grid | None = None, n_irls: int = 15,
+                lstsq: bool = False) -> np.ndarray:
     """Legendre coefficients (m,) of q minimising ‖f − q‖_{L¹(ds)} for rates jβ (see module doc).
 
     IRLS: a weighted least-squares start, then ``n_irls`` reweighted steps (normal equations unless
@@ -82,13 +88,14 @@ def uniform_fit(rho, m, beta, grid=None, n_irls=15, lstsq=False):
     return b
 
 
-def uniform_eval(b, beta, t):
+def uniform_eval(b: np.ndarray, beta: float, t: ArrayLike) -> np.ndarray:
     """ρ̂(t) = s·q(s), s = e^{−βt}, for Legendre coefficients b; t any shape."""
     s = np.exp(-beta * np.asarray(t, float))
     return s * leg.legval(2 * s - 1, b)
 
 
-def uniform_errors(rho, metric, ms, betas, grid=None):
+def uniform_errors(rho: Kernel, metric: L1Metric, ms: Sequence[int], betas: Sequence[float],
+                   grid: Grid | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Best relative L¹ error of the uniform-grid construction over ``betas`` for each width in ``ms``.
 
     Returns (err (len(ms),), best_beta (len(ms),)), with err made a running minimum over m (a wider
@@ -103,7 +110,7 @@ def uniform_errors(rho, metric, ms, betas, grid=None):
     return np.minimum.accumulate(np.array(errs)), np.array(bets)
 
 
-def power_law_metric(omega, grid=None):
+def power_law_metric(omega: float, grid: Grid | None = None) -> L1Metric:
     """L1Metric for ρ = (1+t)^{-(1+ω)} with the exact norm 1/ω and the analytic tail beyond 1e12."""
     g = t_grid(n_panels=240, n_gauss=8, t_max=_T_MAX_POWER) if grid is None else grid
     t_end = _T_MAX_POWER if grid is None else float(g[0].max())
@@ -111,7 +118,7 @@ def power_law_metric(omega, grid=None):
                     norm=1 / omega, grid=g)
 
 
-def laplace_rates(omega, m, x_min, x_max):
+def laplace_rates(omega: float, m: int, x_min: float, x_max: float) -> tuple[np.ndarray, np.ndarray]:
     """Free-rate construction: (a (m,), w (m,)) from the trapezoidal rule on [x_min, x_max]."""
     x = np.linspace(x_min, x_max, m)
     h = (x_max - x_min) / (m - 1)
@@ -121,7 +128,8 @@ def laplace_rates(omega, m, x_min, x_max):
     return a, np.exp(x)
 
 
-def free_rate_error(omega, m, metric, x_mins, x_maxs=(2.0, 3.5)):
+def free_rate_error(omega: float, m: int, metric: L1Metric, x_mins: Sequence[float],
+                    x_maxs: Sequence[float] = (2.0, 3.5)) -> tuple[float, float]:
     """Best relative L¹ error of the free-rate construction for width m → (err, w_min)."""
     best = (np.inf, np.nan)
     for xmax in x_maxs:
@@ -135,7 +143,8 @@ def free_rate_error(omega, m, metric, x_mins, x_maxs=(2.0, 3.5)):
     return best
 
 
-def free_rate_width(omega, eps, metric, x_mins, m_max=64):
+def free_rate_width(omega: float, eps: float, metric: L1Metric, x_mins: Sequence[float],
+                    m_max: int = 64) -> tuple[int, float]:
     """Smallest m whose free-rate error ≤ eps (bisection, error assumed non-increasing in m) →
     (m, w_min at that m); (-1, nan) if m_max does not suffice."""
     e_hi, w_hi = free_rate_error(omega, m_max, metric, x_mins)
@@ -160,6 +169,6 @@ def best_l1_monic_error(n: int) -> float:
     return 4.0 ** -int(n)
 
 
-def exp_weighted_sup(rho, beta, t):
+def exp_weighted_sup(rho: Kernel, beta: float, t: np.ndarray) -> float:
     """max_t e^{βt}ρ(t) on the grid t — bounded iff ρ decays at least like e^{−βt} (condition (13))."""
     return float(np.max(np.exp(beta * t) * np.abs(rho(t))))

@@ -4,8 +4,10 @@ rates and memories (uniform-grid rates jβ of the proof, freely placed rates of 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.core.fits import power_law_exponent
 from rnnrepro.li import approximation as A
@@ -20,7 +22,7 @@ DENSITY_TARGETS = {
 }
 
 
-def density(ms, betas, fixed_beta: float = 2.0) -> dict:
+def density(ms: Sequence[int], betas: Sequence[float], fixed_beta: float = 2.0) -> dict:
     """Uniform-grid construction on the four targets: errors (len(ms),) per target, plus the
     errors with β fixed at ``fixed_beta`` instead of chosen from ``betas``."""
     out = {}
@@ -32,14 +34,14 @@ def density(ms, betas, fixed_beta: float = 2.0) -> dict:
     return out
 
 
-def density_nonintegrable(ms, betas) -> np.ndarray:
+def density_nonintegrable(ms: Sequence[int], betas: Sequence[float]) -> np.ndarray:
     """The construction on ρ = (1+t)^{-1}, outside Thm 4.1's class (not integrable, so the functional is
     unbounded), relative L¹ error on t ≤ 10^12 → errors (len(ms),) (running minimum over widths)."""
     f = lambda t: 1.0 / (1.0 + t)
     return A.uniform_errors(f, A.L1Metric(f), ms, betas)[0]
 
 
-def exact_instance(ms, beta: float = 1.0) -> dict:
+def exact_instance(ms: Sequence[int], beta: float = 1.0) -> dict:
     """The construction (rates jβ, width m) on ρ_m = e^{−(m+1)βt}, one rate beyond its grid.
 
     With s = e^{−βt} the construction is L¹ approximation of e^{βt}ρ_m = s^m by polynomials of degree
@@ -56,7 +58,8 @@ def exact_instance(ms, beta: float = 1.0) -> dict:
     return {k: np.array(v) for k, v in out.items()}
 
 
-def curse(omegas, ms, betas, *, eps_uniform: float, eps_free: float, free_omegas, x_mins) -> dict:
+def curse(omegas: Sequence[float], ms: ArrayLike, betas: Sequence[float], *, eps_uniform: float, eps_free: float,
+          free_omegas: Sequence[float], x_mins: Sequence[float]) -> dict:
     """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min."""
     ms = np.asarray(ms)
     fit = ms >= 8

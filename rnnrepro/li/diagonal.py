@@ -6,18 +6,23 @@ J = aᵀGa − 2aᵀM_0(w) + ‖ρ‖². Parameters are packed as θ = (a, w), s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate
 
+from rnnrepro.li.targets import Target
 
-def split(theta):
+
+def split(theta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """θ (2m,) → (a (m,), w (m,))."""
     theta = np.asarray(theta, float)
     m = theta.size // 2
     return theta[:m], theta[m:]
 
 
-def loss(theta, target, norm2=None):
+def loss(theta: ArrayLike, target: Target, norm2: float | None = None) -> float:
     """J_m(θ) (float); ``norm2`` = ‖ρ‖² may be passed to avoid recomputing it. Needs w > 0."""
     a, w = split(theta)
     if np.any(w <= 0):
@@ -27,7 +32,7 @@ def loss(theta, target, norm2=None):
     return float(a @ G @ a - 2 * a @ target.moment(0, w) + n2)
 
 
-def grad(theta, target):
+def grad(theta: ArrayLike, target: Target) -> np.ndarray:
     """∇J_m (2m,), the gradient (19): ∂J/∂a = 2(Ga − M_0), ∂J/∂w_j = −2a_j[Σ_i a_i/(w_i+w_j)² − M_1(w_j)]."""
     a, w = split(theta)
     S = np.add.outer(w, w)
@@ -36,7 +41,7 @@ def grad(theta, target):
     return np.concatenate([ga, gw])
 
 
-def hessian(theta, target):
+def hessian(theta: ArrayLike, target: Target) -> np.ndarray:
     """∇²J_m (2m, 2m), analytic."""
     a, w = split(theta)
     m = a.size
@@ -53,13 +58,13 @@ def hessian(theta, target):
     return H
 
 
-def kernel(theta, t):
+def kernel(theta: ArrayLike, t: ArrayLike) -> np.ndarray:
     """ρ̂(t) for the packed θ; t any shape → same shape."""
     a, w = split(theta)
     return np.exp(-np.multiply.outer(np.asarray(t, float), w)) @ a
 
 
-def laplace_quad(template, w, mu):
+def laplace_quad(template: Callable[[float], float], w: float, mu: float) -> float:
     """δ_0(w; ω) = ∫_0^∞ e^{-wt}|ρ₀(t − mu)| dt by adaptive quadrature (Lemma C.1, (82)); float."""
     f = lambda t: np.exp(-w * t) * abs(template(t - mu))
     return float(integrate.quad(f, 0, mu, limit=400)[0] + integrate.quad(f, mu, np.inf, limit=400)[0])

@@ -10,9 +10,13 @@ Parameters are dicts {"W": (m, m), "U": (m,), "c": (m,)}.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy.linalg import hankel
+
+Params = dict[str, np.ndarray]   # {"W": (m, m), "U": (m,), "c": (m,)}
+LossGrad = Callable[[Params, int], tuple[float, Params]]   # (params, step k) → (L, grads)
 
 
 def _powers_times(P, v, K):
@@ -28,7 +32,7 @@ def _powers_times(P, v, K):
     return V
 
 
-def kernel_loss_grad(params, rho, dt):
+def kernel_loss_grad(params: Params, rho: np.ndarray, dt: float) -> tuple[float, Params]:
     """(L, grads) for the closed-form loss; rho: target ρ_j on the grid, shape (K,)."""
     W, U, c = params["W"], params["U"], params["c"]
     K, m = rho.size, U.size
@@ -42,19 +46,19 @@ def kernel_loss_grad(params, rho, dt):
     return L, {"W": dt * gP, "U": 2 * dt * Z @ e, "c": 2 * dt * V @ e}
 
 
-def kernel(params, dt, K):
+def kernel(params: Params, dt: float, K: int) -> np.ndarray:
     """The model's discrete kernel k_j, j < K → (K,)."""
     m = params["U"].size
     return params["c"] @ _powers_times(np.eye(m) + dt * params["W"], params["U"], K)
 
 
-def random_init(m, rng, diag=-1.0, scale=0.5):
+def random_init(m: int, rng: np.random.Generator, diag: float = -1.0, scale: float = 0.5) -> Params:
     """Fig. 1 init (our choice): W = diag·I + scale·N(0, 1/m), U, c ~ N(0, 1/m)."""
     return {"W": diag * np.eye(m) + scale * rng.normal(size=(m, m)) / np.sqrt(m),
             "U": rng.normal(size=m) / np.sqrt(m), "c": rng.normal(size=m) / np.sqrt(m)}
 
 
-def structured_init(m, rng):
+def structured_init(m: int, rng: np.random.Generator) -> Params:
     """A point of M₀ for ρ̄ = e^{-t} (our choice): W = −diag(1, w_2..w_m), w_i ~ 0.5 + 0.3·U(0,1),
     U = (1, 0.5·N(0,1), ...), c = (1, 0, ..., 0): the model fits e^{-t}, the other neurons are dead."""
     w = np.concatenate([[1.0], 0.5 + 0.3 * rng.random(m - 1)])
@@ -62,7 +66,8 @@ def structured_init(m, rng):
     return {"W": -np.diag(w), "U": U, "c": np.eye(m)[0]}
 
 
-def sample_path_loss_grad(params, rho, dt, x, act="linear"):
+def sample_path_loss_grad(params: Params, rho: np.ndarray, dt: float, x: np.ndarray,
+                          act: str = "linear") -> tuple[float, Params]:
     """(L, grads) of the batch loss mean_b (ŷ_b − y_b)²; x: inputs (B, K), rho: (K,)."""
     W, U, c = params["W"], params["U"], params["c"]
     B, K = x.shape
@@ -84,9 +89,10 @@ def sample_path_loss_grad(params, rho, dt, x, act="linear"):
     return L, {"W": gW, "U": gU, "c": (2.0 / B) * hs[K].T @ r}
 
 
-def train(params, loss_grad, steps, lr, method="gd", stop_below=None, betas=(0.9, 0.999), eps=1e-8,
-          clip=None):
-    """Minimise with plain GD or Adam; loss_grad(params, k) → (L, grads) at step k.
+def train(params: Params, loss_grad: LossGrad, steps: int, lr: float, *, method: str = "gd",
+          stop_below: float | None = None, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+          clip: float | None = None) -> tuple[Params, np.ndarray]:
+    """Minimise with plain GD (``method="gd"``) or Adam (``"adam"``); loss_grad(params, k) → (L, grads) at step k.
 
     ``clip`` rescales the gradient to global norm ≤ clip (None: no clipping). Returns
     (params, losses (n,)), n ≤ steps; stops early once L < stop_below or L is not finite.
@@ -115,7 +121,7 @@ def train(params, loss_grad, steps, lr, method="gd", stop_below=None, betas=(0.9
     return p, out
 
 
-def smooth(L, window):
+def smooth(L: np.ndarray, window: int) -> np.ndarray:
     """Trailing moving average of a noisy loss curve (n,) → (n,)."""
     L = np.asarray(L, float)
     c = np.cumsum(np.insert(L, 0, 0.0))

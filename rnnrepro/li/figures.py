@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from rnnrepro.book.plotting import new_figure
+from rnnrepro.core.fits import Fit
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
-def density(ms, d, labels):
+def density(ms: np.ndarray, d: dict, labels: dict[str, str]) -> Figure:
     """Relative L¹ error vs width for each target (log-log), controls dashed."""
     fig, ax = new_figure(height=3.0, width=4.5)
     for i, (key, r) in enumerate(d.items()):
@@ -20,7 +26,7 @@ def density(ms, d, labels):
     return fig
 
 
-def curse(c, exp_err, ms, eps, m_max):
+def curse(c: dict, exp_err: np.ndarray, ms: np.ndarray, eps: float, m_max: int) -> Figure:
     """(a) uniform-grid error vs m per ω; (b) widths vs 1/ω at the same accuracy ε, widths beyond
     ``m_max`` (extrapolated from the fitted rate) as open markers; (c) smallest free rate vs 1/ω."""
     fig, axs = new_figure(3, height=2.8)
@@ -50,7 +56,7 @@ def curse(c, exp_err, ms, eps, m_max):
     return fig
 
 
-def plateau_point(pp):
+def plateau_point(pp: dict) -> Figure:
     """Loss, gradient norm and |small Hessian eigenvalue| at θ₀ vs memory, bump vs contrast."""
     fig, axs = new_figure(3, height=2.6)
     mus = pp["mus"]
@@ -67,7 +73,7 @@ def plateau_point(pp):
     return fig
 
 
-def fig1(runs, band_spans):
+def fig1(runs: dict, band_spans: dict) -> Figure:
     """GD loss curves; the detected plateaus in ``band_spans`` {name: [(start, end)]} shaded."""
     fig, ax = new_figure(height=3.0, width=5.5)
     for i, (name, r) in enumerate(runs.items()):
@@ -81,7 +87,7 @@ def fig1(runs, band_spans):
     return fig
 
 
-def fig2(taus, curves, mus, level):
+def fig2(taus: np.ndarray, curves: np.ndarray, mus: np.ndarray, level: float) -> Figure:
     """Gradient-flow loss vs log time for increasing memory."""
     fig, ax = new_figure(height=3.0, width=5.0)
     for i, mu in enumerate(mus):
@@ -93,7 +99,7 @@ def fig2(taus, curves, mus, level):
     return fig
 
 
-def fig3(esc, fit_tau, fit_sep, fit_mask, power_law=None):
+def fig3(esc: dict, fit_tau: Fit, fit_sep: Fit, fit_mask: np.ndarray, power_law: np.ndarray | None = None) -> Figure:
     """log escape time vs memory with log-linear fits; the contrast target below; optionally the power
     law through the fitted range's end points (dotted, shape (fit_mask.sum(),))."""
     fig, ax = new_figure(height=3.0, width=5.0)
@@ -111,7 +117,7 @@ def fig3(esc, fit_tau, fit_sep, fit_mask, power_law=None):
     return fig
 
 
-def fig4(cf, sp, sp_mus):
+def fig4(cf: dict, sp: dict, sp_mus: list[float]) -> Figure:
     """(a) closed-form GD, (b) Adam, (c) linear sample paths, (d) tanh sample paths (2 × 2 panels)."""
     fig, axs = new_figure(2, nrows=2, height=2.4)
     axs = axs.ravel()
@@ -132,7 +138,7 @@ def fig4(cf, sp, sp_mus):
     return fig
 
 
-def appendix(ad, ae):
+def appendix(ad: dict, ae: dict) -> Figure:
     """(a) λ_min along Prop. D.1's critical line, two targets; (b) App. E escape steps vs ε."""
     fig, axs = new_figure(2, height=2.8)
     for name, lab in (("cm", "e^{-t} + e^{-3t}"), ("mixed", "e^{-t} − 0.5e^{-3t}")):

@@ -8,15 +8,18 @@ cannot.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
 from rnnrepro.li import diagonal
+from rnnrepro.li.targets import Target
 
 
-def hitting_time(theta0, target, delta=0.01, tmax=1e9, kind="loss", rtol=1e-9, atol=1e-12):
+def hitting_time(theta0: ArrayLike, target: Target, *, delta: float = 0.01, tmax: float = 1e9, kind: str = "loss",
+                 rtol: float = 1e-9, atol: float = 1e-12) -> float:
     """τ₀(δ) of (22): first τ with J(θ(τ)) ≤ J(θ₀) − δ (kind="loss") or ‖θ(τ) − θ₀‖ ≥ δ (kind="param").
 
-    Returns float (np.inf if not reached by ``tmax``).
+    θ₀: (2m,) packed (a, w). Returns float (np.inf if not reached by ``tmax``).
     """
     theta0 = np.asarray(theta0, float)
     n2 = target.l2norm2()
@@ -31,7 +34,8 @@ def hitting_time(theta0, target, delta=0.01, tmax=1e9, kind="loss", rtol=1e-9, a
     return float(sol.t_events[0][0]) if sol.t_events[0].size else np.inf
 
 
-def loss_curve(theta0, target, taus, rtol=1e-9, atol=1e-12):
+def loss_curve(theta0: ArrayLike, target: Target, taus: np.ndarray, rtol: float = 1e-9,
+               atol: float = 1e-12) -> np.ndarray:
     """J(θ(τ)) at the increasing times ``taus`` (shape (n,)) along the flow; returns shape (n,)."""
     theta0 = np.asarray(theta0, float)
     n2 = target.l2norm2()
@@ -40,7 +44,7 @@ def loss_curve(theta0, target, taus, rtol=1e-9, atol=1e-12):
     return np.array([diagonal.loss(th, target, n2) for th in sol.y.T])
 
 
-def gd_hitting_steps(theta0, target, lr, delta=0.01, max_steps=10**6):
+def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, delta: float = 0.01, max_steps: int = 10**6) -> int:
     """Plain GD θ ← θ − lr∇J: the first step k with J ≤ J(θ₀) − δ (int; -1 if never)."""
     th = np.asarray(theta0, float).copy()
     n2 = target.l2norm2()
@@ -52,7 +56,7 @@ def gd_hitting_steps(theta0, target, lr, delta=0.01, max_steps=10**6):
     return -1
 
 
-def distance_at(theta0, target, tau, rtol=1e-9, atol=1e-12):
+def distance_at(theta0: ArrayLike, target: Target, tau: float, rtol: float = 1e-9, atol: float = 1e-12) -> float:
     """‖θ(τ) − θ₀‖ (float) after flowing (21) from θ₀ (2m,) for time ``tau`` > 0."""
     theta0 = np.asarray(theta0, float)
     if not tau > 0:

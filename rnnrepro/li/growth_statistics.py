@@ -5,15 +5,17 @@ each with the same statistic of its contrast."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.core.fits import exp_vs_power, exponential_rate, power_law_through, secant_slope_ratio
 
 
-def _slope(x, y) -> float:
+def _slope(x: ArrayLike, y: ArrayLike) -> float:
     return exponential_rate(x, y).slope
 
 
-def plateau_point_statistics(mus, pp: dict, mus_lemma, d_gauss, d_cauchy, *, span: float = 6.0) -> dict:
+def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_gauss: np.ndarray, d_cauchy: np.ndarray, *,
+                             span: float = 6.0) -> dict:
     """Reduce the sweep at θ₀ to the numbers Lemma C.1 and Props C.2–C.3 are checked on.
 
     mus (n,) memories of ``pp`` (from :func:`rnnrepro.li.plateau_dynamics.plateau_point`: per target "bump"/"tail",
@@ -49,7 +51,7 @@ def plateau_point_statistics(mus, pp: dict, mus_lemma, d_gauss, d_cauchy, *, spa
     )
 
 
-def escape_statistics(mus, esc: dict, grad, *, w_f: float, mu_min: float = 8.0, span: float = 6.0,
+def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float, mu_min: float = 8.0, span: float = 6.0,
                       window: tuple[float, float] = (8.0, 20.0)) -> dict:
     """Reduce the escape-time sweep to the numbers Thm 5.1 and Fig. 3 are checked on.
 
@@ -82,7 +84,7 @@ def escape_statistics(mus, esc: dict, grad, *, w_f: float, mu_min: float = 8.0, 
     )
 
 
-def leave_time(taus, curve, delta: float) -> float:
+def leave_time(taus: np.ndarray, curve: np.ndarray, delta: float) -> float:
     """First time on the grid ``taus`` (n,) at which the loss ``curve`` (n,) is below curve[0] − δ (inf if never)."""
     below = np.asarray(curve) < curve[0] - delta
     return float(taus[np.argmax(below)]) if below.any() else float("inf")

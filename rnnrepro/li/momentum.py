@@ -9,16 +9,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.core.fits import power_law_exponent
 
 
-def gd_escape_steps(eps, lr, theta0, gap=1.0):
+def gd_escape_steps(eps: float, lr: float, theta0: float, gap: float = 1.0) -> int:
     """GD escape steps, exact: ⌈ln(gap/θ₀)/ln(1 + ηε)⌉ (int)."""
     return int(math.ceil(math.log(gap / theta0) / math.log1p(lr * eps)))
 
 
-def gd_escape_steps_iterated(eps, lr, theta0, gap=1.0, max_steps=10**7):
+def gd_escape_steps_iterated(eps: float, lr: float, theta0: float, gap: float = 1.0, max_steps: int = 10**7) -> int:
     """GD escape steps by iterating the recursion (checks the closed form; int, -1 if never)."""
     th = theta0
     for k in range(1, max_steps + 1):
@@ -28,7 +29,8 @@ def gd_escape_steps_iterated(eps, lr, theta0, gap=1.0, max_steps=10**7):
     return -1
 
 
-def hb_escape_steps(eps, lr, beta, theta0, gap=1.0, max_steps=10**7):
+def hb_escape_steps(eps: float, lr: float, beta: float, theta0: float, gap: float = 1.0,
+                    max_steps: int = 10**7) -> int:
     """Heavy-ball escape steps (int, -1 if never) from θ₂ = θ₀, v = 0."""
     th, v = theta0, 0.0
     for k in range(1, max_steps + 1):
@@ -39,18 +41,19 @@ def hb_escape_steps(eps, lr, beta, theta0, gap=1.0, max_steps=10**7):
     return -1
 
 
-def tuned_beta(eps, lr):
+def tuned_beta(eps: float, lr: float) -> float:
     """The momentum β = 1 − 2√(ηε) (critical damping of the slow mode; our reading of App. E)."""
     return 1.0 - 2.0 * math.sqrt(lr * eps)
 
 
-def exponent(eps, steps):
-    """Slope of log(steps) against log(ε) (float)."""
+def exponent(eps: ArrayLike, steps: ArrayLike) -> float:
+    """Slope of log(steps) against log(ε) (both (n,)) → float."""
     return power_law_exponent(eps, steps).slope
 
 
-def appendix_e(eps, lr, theta0):
-    """Escape steps of GD (closed form), heavy ball with β = 0.9 and with the tuned β, per ε."""
+def appendix_e(eps: ArrayLike, lr: float, theta0: float) -> dict:
+    """Escape steps of GD (closed form), heavy ball with β = 0.9 and with the tuned β, per ε (n,):
+    arrays (n,) ``gd``, ``hb``, ``hb_tuned``, their exponents ``exp_*`` and the closed-form check."""
     eps = np.asarray(eps, float)
     gd = np.array([gd_escape_steps(e, lr, theta0) for e in eps])
     hb = np.array([hb_escape_steps(e, lr, 0.9, theta0) for e in eps])

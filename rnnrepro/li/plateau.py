@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def plateaus(L, band=1.1, drop=2.0, min_level=0.0, min_len=1):
+def plateaus(L: ArrayLike, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0,
+             min_len: int = 1) -> list[tuple[int, int]]:
     """Maximal band-runs of the loss curve L (shape (n,)) that end in a later drop.
 
     Returns a list of (start, end) index pairs (end inclusive), non-overlapping, longest first.
@@ -60,8 +62,8 @@ def plateaus(L, band=1.1, drop=2.0, min_level=0.0, min_len=1):
     return out
 
 
-def longest_plateau(L, band=1.1, drop=2.0, min_level=0.0):
-    """(length, start, end) of the longest plateau of L, or (0, -1, -1) if none."""
+def longest_plateau(L: ArrayLike, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0) -> tuple[int, int, int]:
+    """(length, start, end) of the longest plateau of L (n,), or (0, -1, -1) if none."""
     p = plateaus(L, band, drop, min_level)
     if not p:
         return 0, -1, -1
@@ -69,8 +71,8 @@ def longest_plateau(L, band=1.1, drop=2.0, min_level=0.0):
     return e - i + 1, i, e
 
 
-def steps_to_fraction(L, frac):
-    """First index k with L[k] ≤ frac·L[0] (int; -1 if never)."""
+def steps_to_fraction(L: ArrayLike, frac: float) -> int:
+    """First index k with L[k] ≤ frac·L[0] for L (n,) (int; -1 if never)."""
     L = np.asarray(L, float)
     hit = np.nonzero(L <= frac * L[0])[0]
     return int(hit[0]) if hit.size else -1

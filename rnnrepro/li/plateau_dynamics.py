@@ -4,6 +4,7 @@ and the gradient-flow hitting and separation times against the memory 1/ω."""
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.core.fits import exponential_rate
 from rnnrepro.li import diagonal as D
@@ -11,8 +12,9 @@ from rnnrepro.li import gradient_flow as GF
 from rnnrepro.li import targets as T
 
 
-def plateau_point(mus, theta0: np.ndarray, level: float) -> dict:
-    """Loss, gradient norm and Hessian eigenvalues at θ₀ for the two-part target and its contrast."""
+def plateau_point(mus: ArrayLike, theta0: np.ndarray, level: float) -> dict:
+    """Loss, gradient norm and Hessian eigenvalues at θ₀ (2m,) for the two-part target and its contrast:
+    {"mus": (n,), "bump"/"tail": dict(J (n,), grad (n,), eig (n, 2m)), "eig_h0": (2m,)}."""
     out = {"mus": np.asarray(mus, float)}
     for name, make in (("bump", lambda mu: T.two_part(mu)),
                        ("tail", lambda mu: T.exp_tail_control(mu, level))):
@@ -27,37 +29,37 @@ def plateau_point(mus, theta0: np.ndarray, level: float) -> dict:
     return out
 
 
-def lemma_c1(mus, w: float) -> tuple[np.ndarray, np.ndarray]:
+def lemma_c1(mus: ArrayLike, w: float) -> tuple[np.ndarray, np.ndarray]:
     """δ₀(w; ω) = ℒ|ρ₀(· − μ)|(w) for the Gaussian template and a Cauchy (heavy-tailed) one."""
     gauss = [float(T.GaussBump(mu).moment(0, w)) for mu in mus]
     cauchy = [D.laplace_quad(lambda s: 1.0 / (1.0 + s * s), w, mu) for mu in mus]
     return np.array(gauss), np.array(cauchy)
 
 
-def escape_times(mus, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float, tmax: float) -> dict:
+def escape_times(mus: ArrayLike, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float, tmax: float) -> dict:
     """Hitting times τ₀(δ) (loss), τ_sep(δ_θ) (parameters), and τ₀ for the contrast target."""
-    tau = np.array([GF.hitting_time(theta0, T.two_part(mu), delta, tmax) for mu in mus])
-    sep = np.array([GF.hitting_time(theta0, T.two_part(mu), delta_theta, tmax, kind="param") for mu in mus])
-    ctl = np.array([GF.hitting_time(theta0, T.exp_tail_control(mu, level), delta, tmax) for mu in mus])
+    tau = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta, tmax=tmax) for mu in mus])
+    sep = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta_theta, tmax=tmax, kind="param") for mu in mus])
+    ctl = np.array([GF.hitting_time(theta0, T.exp_tail_control(mu, level), delta=delta, tmax=tmax) for mu in mus])
     return dict(mus=np.asarray(mus, float), tau=tau, sep=sep, control=ctl)
 
 
-def gd_vs_flow(mus, theta0: np.ndarray, lr: float, delta: float) -> float:
+def gd_vs_flow(mus: ArrayLike, theta0: np.ndarray, lr: float, delta: float) -> float:
     """max over μ of |η·k − τ_GF|/τ_GF (float) for GD with step lr."""
     gaps = []
     for mu in mus:
         tg = T.two_part(mu)
-        gaps.append(abs(lr * GF.gd_hitting_steps(theta0, tg, lr, delta) - GF.hitting_time(theta0, tg, delta))
-                    / GF.hitting_time(theta0, tg, delta))
+        tau = GF.hitting_time(theta0, tg, delta=delta)
+        gaps.append(abs(lr * GF.gd_hitting_steps(theta0, tg, lr, delta) - tau) / tau)
     return float(max(gaps))
 
 
-def flow_curves(mus, theta0: np.ndarray, taus) -> np.ndarray:
+def flow_curves(mus: ArrayLike, theta0: np.ndarray, taus: np.ndarray) -> np.ndarray:
     """Loss curves J(θ(τ)) (len(mus), len(taus)) of the gradient flow for the two-part target."""
     return np.array([GF.loss_curve(theta0, T.two_part(mu), taus) for mu in mus])
 
 
-def loglinear(x, y) -> tuple[float, float]:
+def loglinear(x: ArrayLike, y: ArrayLike) -> tuple[float, float]:
     """(slope, R²) of log y against x (thin wrapper of rnnrepro.core.fits.exponential_rate)."""
     f = exponential_rate(x, y)
     return f.slope, f.r2
@@ -70,12 +72,12 @@ def m0_points(w_f: float) -> dict:
             "symmetric": np.array([0.5, 0.5, 1.0, 1.0])}
 
 
-def m0_separation(points: dict, mus, *, delta: float, delta_theta: float, tmax: float) -> dict:
+def m0_separation(points: dict[str, np.ndarray], mus: ArrayLike, *, delta: float, delta_theta: float, tmax: float) -> dict:
     """For each start in ``points`` {name: θ} and memory in ``mus``: the loss hitting time τ₀(δ), and
     ‖θ(tmax) − θ_start‖/δ_θ → {name: dict(tau (n,), dist (n,))} (τ₀ = inf if not reached by tmax)."""
     out = {}
     for name, th in points.items():
-        tau = [GF.hitting_time(th, T.two_part(mu), delta, tmax) for mu in mus]
+        tau = [GF.hitting_time(th, T.two_part(mu), delta=delta, tmax=tmax) for mu in mus]
         dist = [GF.distance_at(th, T.two_part(mu), tmax) / delta_theta for mu in mus]
         out[name] = dict(tau=np.array(tau), dist=np.array(dist))
     return out

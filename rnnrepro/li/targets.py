@@ -7,30 +7,45 @@ array-valued) and ``l2norm2() = ∫_0^∞ ρ²``. ``Sum`` adds targets (cross te
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import integrate, special
+
+
+class Target(Protocol):
+    """What the closed-form losses need of a kernel ρ (every class below provides it)."""
+
+    def __call__(self, t: ArrayLike) -> np.ndarray:
+        """ρ(t), same shape as t."""
+
+    def moment(self, k: int, w: ArrayLike) -> np.ndarray:
+        """∫_0^∞ t^k e^{-w t} ρ(t) dt for k ∈ {0, 1, 2}; same shape as w (w > 0)."""
+
+    def l2norm2(self) -> float:
+        """∫_0^∞ ρ(t)² dt."""
 
 
 class ExpSum:
     """ρ(t) = Σ_i a_i e^{-w_i t} (a, w: shape (n,), w > 0)."""
 
-    def __init__(self, a, w):
+    def __init__(self, a: ArrayLike, w: ArrayLike) -> None:
         self.a = np.atleast_1d(np.asarray(a, float))
         self.w = np.atleast_1d(np.asarray(w, float))
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> np.ndarray:
         t = np.asarray(t, float)
         return np.sum(self.a * np.exp(-np.multiply.outer(t, self.w)), axis=-1)
 
-    def moment(self, k, w):
+    def moment(self, k: int, w: ArrayLike) -> np.ndarray:
         w = np.asarray(w, float)
         return math.factorial(k) * np.sum(self.a / np.add.outer(w, self.w) ** (k + 1), axis=-1)
 
-    def l2norm2(self):
+    def l2norm2(self) -> float:
         return float(self.a @ (1.0 / np.add.outer(self.w, self.w)) @ self.a)
 
-    def cross(self, other):
+    def cross(self, other: Target) -> float:
         """∫ ρ·other = Σ a_i ℒother(w_i)."""
         return float(np.sum(self.a * other.moment(0, self.w)))
 
@@ -38,21 +53,21 @@ class ExpSum:
 class GaussBump:
     """ρ(t) = amp·exp(-((t − mu)/width)²): the memory template ρ₀(t − 1/ω) of (20) with mu = 1/ω."""
 
-    def __init__(self, mu, amp=1.0, width=1.0):
+    def __init__(self, mu: float, amp: float = 1.0, width: float = 1.0) -> None:
         self.mu, self.amp, self.width = float(mu), float(amp), float(width)
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> np.ndarray:
         return self.amp * np.exp(-((np.asarray(t, float) - self.mu) / self.width) ** 2)
 
-    def moment(self, k, w):
+    def moment(self, k: int, w: ArrayLike) -> np.ndarray:
         s = self.width
         return self.amp * s ** (k + 1) * _bump_moment(k, np.asarray(w, float) * s, self.mu / s)
 
-    def l2norm2(self):
+    def l2norm2(self) -> float:
         s = self.width
         return self.amp ** 2 * s * math.sqrt(math.pi / 8) * special.erfc(-math.sqrt(2) * self.mu / s)
 
-    def cross(self, other):
+    def cross(self, other: Target) -> float:
         return _quad_cross(self, other, self.mu, self.width)
 
 
@@ -77,36 +92,36 @@ def _bump_moment(k, w, mu):
 class ExpTail:
     """ρ(t) = amp·e^{-t/mu}: a long but *undelayed* memory (the contrast to the bump)."""
 
-    def __init__(self, mu, amp=1.0):
+    def __init__(self, mu: float, amp: float = 1.0) -> None:
         self.mu, self.amp = float(mu), float(amp)
         self._e = ExpSum([amp], [1.0 / mu])
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> np.ndarray:
         return self._e(t)
 
-    def moment(self, k, w):
+    def moment(self, k: int, w: ArrayLike) -> np.ndarray:
         return self._e.moment(k, w)
 
-    def l2norm2(self):
+    def l2norm2(self) -> float:
         return self._e.l2norm2()
 
-    def cross(self, other):
+    def cross(self, other: Target) -> float:
         return self._e.cross(other)
 
 
 class Sum:
     """ρ = Σ parts (each an ExpSum, GaussBump or ExpTail)."""
 
-    def __init__(self, *parts):
+    def __init__(self, *parts: ExpSum | GaussBump | ExpTail) -> None:
         self.parts = parts
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> np.ndarray:
         return sum(p(t) for p in self.parts)
 
-    def moment(self, k, w):
+    def moment(self, k: int, w: ArrayLike) -> np.ndarray:
         return sum(p.moment(k, w) for p in self.parts)
 
-    def l2norm2(self):
+    def l2norm2(self) -> float:
         n = sum(p.l2norm2() for p in self.parts)
         for i, p in enumerate(self.parts):
             for q in self.parts[i + 1:]:
@@ -122,29 +137,29 @@ def _quad_cross(p, q, centre, width):
     return float(sum(parts) + integrate.quad(f, edges[-1], np.inf, limit=400)[0])
 
 
-def two_part(mu, a_star=1.0, w_star=1.0, amp=1.0, width=1.0):
+def two_part(mu: float, a_star: float = 1.0, w_star: float = 1.0, amp: float = 1.0, width: float = 1.0) -> Sum:
     """The paper's simple example (125) as we reconstruct it: a*·e^{-w* t} + amp·e^{-((t−mu)/width)²}."""
     return Sum(ExpSum([a_star], [w_star]), GaussBump(mu, amp, width))
 
 
-def exp_tail_control(mu, level, a_star=1.0, w_star=1.0):
+def exp_tail_control(mu: float, level: float, a_star: float = 1.0, w_star: float = 1.0) -> Sum:
     """Contrast target a*e^{-w* t} + A e^{-t/mu} with ‖A e^{-t/mu}‖² = level (same plateau height)."""
     amp = math.sqrt(2.0 * level / mu)
     return Sum(ExpSum([a_star], [w_star]), ExpTail(mu, amp))
 
 
-def airy_kernel(t, t0=6.0, s0=1.0):
-    """The Airy target of Fig. 1(b): Ai(s0·(t − t0))."""
+def airy_kernel(t: ArrayLike, t0: float = 6.0, s0: float = 1.0) -> np.ndarray:
+    """The Airy target of Fig. 1(b): Ai(s0·(t − t0)), same shape as t."""
     z = s0 * (np.asarray(t, float) - t0)
     return np.where(z < 200, special.airy(np.minimum(z, 200))[0], 0.0)
 
 
-def power_law(t, omega):
-    """The long-memory kernel of (64)-(65): (1 + t)^{-(1+ω)}."""
+def power_law(t: ArrayLike, omega: float) -> np.ndarray:
+    """The long-memory kernel of (64)-(65): (1 + t)^{-(1+ω)}, same shape as t."""
     return (1.0 + np.asarray(t, float)) ** (-(1.0 + omega))
 
 
-def random_exp_sum_kernel(t, m_star=8, seed=0, shift=0.5):
+def random_exp_sum_kernel(t: ArrayLike, m_star: int = 8, seed: int = 0, shift: float = 0.5) -> np.ndarray:
     """Fig. 1(a) target cᵀe^{W t}u with c, u ~ N(0, I), W = −ŴŴᵀ − shift·I, Ŵ_ij ~ N(0, 1/m*).
 
     Returns ρ(t) (shape of t). The shift is our choice (the paper's W* recipe is lost in the text).

@@ -4,6 +4,7 @@ plateau detector applied to their loss curves."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from rnnrepro.li import targets as T
 from rnnrepro.li.plateau import longest_plateau, steps_to_fraction
 
 
-def fig1_targets(t: np.ndarray, t0s, m_star: int, seed: int) -> dict:
+def fig1_targets(t: np.ndarray, t0s: Sequence[float], m_star: int, seed: int) -> dict[str, np.ndarray]:
     """Fig. 1 kernels on the grid t, each normalised to unit discrete L² norm → {name: ρ (len(t),)}."""
     dt = t[1] - t[0]
     out = {"exp_sum": T.random_exp_sum_kernel(t, m_star, seed)}
@@ -20,14 +21,14 @@ def fig1_targets(t: np.ndarray, t0s, m_star: int, seed: int) -> dict:
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
-def fig1_undelayed_targets(t: np.ndarray, t0s) -> dict:
+def fig1_undelayed_targets(t: np.ndarray, t0s: Sequence[float]) -> dict[str, np.ndarray]:
     """Undelayed contrast of Fig. 1: e^{-t/t0} for each t0, unit discrete L² norm → {f"exp_{t0:g}": ρ}."""
     dt = t[1] - t[0]
     out = {f"exp_{t0:g}": np.exp(-t / t0) for t0 in t0s}
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
-def fig1_train(rhos: dict, *, m: int, dt: float, steps: int, lr: float, seed: int, band: float, drop: float,
+def fig1_train(rhos: dict[str, np.ndarray], *, m: int, dt: float, steps: int, lr: float, seed: int, band: float, drop: float,
                min_frac: float) -> dict:
     """GD on the closed-form loss for each target → {name: dict(loss, steps10, plateau)}."""
     out = {}
@@ -39,7 +40,8 @@ def fig1_train(rhos: dict, *, m: int, dt: float, steps: int, lr: float, seed: in
     return out
 
 
-def fig4_closed_form(mus, *, m: int, dt: float, horizon: float, seed: int, runs: dict, target=T.two_part) -> dict:
+def fig4_closed_form(mus: Sequence[float], *, m: int, dt: float, horizon: float, seed: int,
+                     runs: dict[str, tuple[str, float, int]], target: Callable[[float], T.Sum] = T.two_part) -> dict:
     """Full-W linear RNN on the closed-form loss of ``target(mu)`` (default: the two-part target), for each
     optimiser in ``runs`` = {name: (method, lr, max_steps)}; returns {name: {mu: loss curve}} (stop at L₀/2)."""
     out = {name: {} for name in runs}
@@ -49,13 +51,13 @@ def fig4_closed_form(mus, *, m: int, dt: float, horizon: float, seed: int, runs:
         for name, (method, lr, steps) in runs.items():
             p0 = E.structured_init(m, np.random.default_rng(seed))
             L0 = E.kernel_loss_grad(p0, rho, dt)[0]
-            _, L = E.train(p0, lambda q, k, rho=rho: E.kernel_loss_grad(q, rho, dt), steps, lr, method,
+            _, L = E.train(p0, lambda q, k, rho=rho: E.kernel_loss_grad(q, rho, dt), steps, lr, method=method,
                            stop_below=L0 / 2)
             out[name][mu] = L
     return out
 
 
-def fig4_sample_paths(mus, acts, *, m: int, dt: float, horizon: float, batch: int, steps: int, lr: float, seed: int,
+def fig4_sample_paths(mus: Sequence[float], acts: Sequence[str], *, m: int, dt: float, horizon: float, batch: int, steps: int, lr: float, seed: int,
                       window: int, clip: float | None = None) -> dict:
     """SGD on real white-noise sample paths (fresh batch each step, gradient norm clipped at
     ``clip``) → {(act, mu): smoothed loss (steps,)}."""
@@ -67,7 +69,8 @@ def fig4_sample_paths(mus, acts, *, m: int, dt: float, horizon: float, batch: in
             rng = np.random.default_rng(seed + 1)
             p0 = E.structured_init(m, np.random.default_rng(seed))
 
-            def lg(q, k, rho=rho, rng=rng, n=n, act=act):
+            def lg(q: E.Params, k: int, rho: np.ndarray = rho, rng: np.random.Generator = rng, n: int = n,
+                   act: str = act) -> tuple[float, E.Params]:
                 return E.sample_path_loss_grad(q, rho, dt, rng.normal(0, 1 / math.sqrt(dt), (batch, n)), act)
 
             _, L = E.train(p0, lg, steps, lr, clip=clip)
