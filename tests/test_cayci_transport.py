@@ -26,8 +26,8 @@ def test_maps_bounded_and_odd_tanh_vanishes():
     assert (m.vu(U).norm(dim=-1) <= 1 + 1e-12).all()
     X = E.sphere_inputs(3, 4, 2, 0)
     for mp in (tr.w_only_map(), tr.odd_u_map()):
-        assert tr.target(X, E.activation("tanh"), mp, 0.5, 64).abs().max() < 1e-14
-        assert tr.target(X, E.activation("logistic"), mp, 0.5, 64).abs().max() > 1e-4
+        assert tr.target(X, E.activation("tanh"), mp, alpha=0.5, M=64).abs().max() < 1e-14
+        assert tr.target(X, E.activation("logistic"), mp, alpha=0.5, M=64).abs().max() > 1e-4
 
 
 def test_theta_bar_linearisation_is_mean_tangent():

@@ -10,21 +10,22 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def mu0(z, t: int):
+def mu0(z: ArrayLike, t: int) -> np.ndarray:
     """μ_{0,t}(z) = Σ_{k<t} z^k (z scalar or array, t ≥ 1)."""
     k = np.arange(int(t))
     return np.sum(np.power.outer(np.asarray(z, float), k), axis=-1)
 
 
-def mu1(z, t: int):
+def mu1(z: ArrayLike, t: int) -> np.ndarray:
     """μ_{1,t}(z) = Σ_{k<t} (k+1) z^k."""
     k = np.arange(int(t))
     return np.sum((k + 1) * np.power.outer(np.asarray(z, float), k), axis=-1)
 
 
-def mu_T(z, T: int):
+def mu_T(z: ArrayLike, T: int) -> np.ndarray:
     """Remark 5's μ_T = μ_{0,T}(z)·μ_{1,T}(z) with z = σ₁α_m."""
     return mu0(z, T) * mu1(z, T)
 
@@ -170,6 +171,6 @@ def thm2_requirements(eps: float, s: Setting, *, printed: bool = False) -> tuple
     return m, tau0, eta
 
 
-def with_(s: Setting, **changes) -> Setting:
+def with_(s: Setting, **changes: float) -> Setting:
     """A copy of ``s`` with some fields changed."""
     return replace(s, **changes)

@@ -8,7 +8,7 @@ Any leading batch shape ``...`` (seeds, widths of equal m, step sizes) broadcast
 from __future__ import annotations
 
 import math
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 import torch
 
@@ -59,7 +59,8 @@ def activation(name: str) -> Activation:
     return ACTIVATIONS[name]
 
 
-def symmetric_init(m: int, d: int, alpha: float, seeds, *, mirrored: bool = True):
+def symmetric_init(m: int, d: int, alpha: float, seeds: Iterable[int], *,
+                   mirrored: bool = True) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Definition 1 for each seed: c, w = diag W(0), U(0) of shapes (S, m), (S, m), (S, m, d).
 
     First half: c_i ~ Rad₁, w_i ~ Rad_α, U_i ~ N(0, I_d); second half mirrors it (c → −c). With
@@ -99,7 +100,7 @@ def _check(X, w, U):
                          f"U {tuple(U.shape)} (...,m,d)")
 
 
-def hidden(X, w, U, act: Activation) -> torch.Tensor:
+def hidden(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation) -> torch.Tensor:
     """Hidden states H_1..H_T of (2), H_0 = 0: (..., n, T, m)."""
     _check(X, w, U)
     P = torch.einsum("ntd,...md->...ntm", X, U)
@@ -111,14 +112,16 @@ def hidden(X, w, U, act: Activation) -> torch.Tensor:
     return torch.stack(out, -2)
 
 
-def outputs(X, w, U, c, act: Activation, scale: float | None = None) -> torch.Tensor:
+def outputs(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, c: torch.Tensor, act: Activation,
+            scale: float | None = None) -> torch.Tensor:
     """F_t = scale·Σ_i c_i H_t^(i), t = 1..T, eq. (3) with scale = 1/√m by default: (..., n, T)."""
     m = w.shape[-1]
     s = 1 / math.sqrt(m) if scale is None else scale
     return torch.einsum("...ntm,...m->...nt", hidden(X, w, U, act), c) * s
 
 
-def grad_features(X, w, U, act: Activation, *, drop_k0: bool = False):
+def grad_features(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation, *,
+                  drop_k0: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-neuron gradients of Prop. 1 (forward recursions): ∂_{W_ii}H_t (..., n, T, m), ∂_{U_i}H_t (..., n, T, m, d).
 
     g_t = I_{t-1}(w g_{t-1} + x_{t-1}) (resp. + h_{t-1}); ``drop_k0`` removes the k = 0 term of the sums
@@ -146,7 +149,8 @@ def grad_features(X, w, U, act: Activation, *, drop_k0: bool = False):
     return torch.stack(GW, -2), torch.stack(GU, -3)
 
 
-def tangent(X, w, U, vw, vu, act: Activation) -> torch.Tensor:
+def tangent(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, vw: torch.Tensor, vu: torch.Tensor,
+            act: Activation) -> torch.Tensor:
     """Directional derivative d/dε H_t^(i)(w + ε vw, U + ε vu) per neuron: (..., n, T, m).
 
     ḣ_t = I_{t-1}(w ḣ_{t-1} + vw h_{t-1} + vu·x_{t-1}); vw (..., m), vu (..., m, d).

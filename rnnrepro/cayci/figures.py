@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
+from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from rnnrepro.book.plotting import new_figure
 
 
-def architecture():
+def architecture() -> Figure:
     """Fig. 1 redrawn: the diagonal Elman RNN unrolled over three steps (schematic, no data)."""
     fig, ax = new_figure(1, height=2.4, width=6.0)
     for k, (t, tx) in enumerate((("t−1", "t−2"), ("t", "t−1"), ("t+1", "t"))):
@@ -30,7 +32,7 @@ def architecture():
     return fig
 
 
-def memory_functions(T, curves: dict, mreq_T, mreq: dict):
+def memory_functions(T: ArrayLike, curves: dict, mreq_T: ArrayLike, mreq: dict) -> Figure:
     """F1. Left: μ_T vs T per z = σ₁α_m; right: Theorem 1's required width vs T per α (ε = 0.1)."""
     fig, (a, b) = new_figure(2, height=2.8)
     for z, mu in curves.items():
@@ -45,7 +47,8 @@ def memory_functions(T, curves: dict, mreq_T, mreq: dict):
     return fig
 
 
-def lemma1(t, emp: dict, printed: dict, corrected: dict, Tw, worst: dict, worst_bound: dict, perturbed):
+def lemma1(t: ArrayLike, emp: dict, printed: dict, corrected: dict, *, Tw: ArrayLike, worst: dict, worst_bound: dict,
+           perturbed: ArrayLike) -> Figure:
     """F2. (a, b) max_i ‖∂_{Θ_i}H_t‖ with printed and corrected L_t; (c) worst-case input vs σ₁μ₀,t."""
     fig, axes = new_figure(3, height=2.8)
     for ax, key, letter in zip(axes[:2], emp, "ab"):
@@ -64,7 +67,7 @@ def lemma1(t, emp: dict, printed: dict, corrected: dict, Tw, worst: dict, worst_
     return fig
 
 
-def calculators(eps, m1, tau1, m2, tau2):
+def calculators(eps: np.ndarray, m1: ArrayLike, tau1: ArrayLike, m2: ArrayLike, tau2: ArrayLike) -> Figure:
     """F10. Required m and τ vs 1/ε: Theorem 1 (projected) and Theorem 2 (plain GD)."""
     fig, ax = new_figure(1, height=2.8, width=5.0)
     ax.loglog(1 / eps, m1, "C0-", label="Thm 1: m")
@@ -76,7 +79,7 @@ def calculators(eps, m1, tau1, m2, tau2):
     return fig
 
 
-def rate_panels(panels: list[dict]):
+def rate_panels(panels: list[dict]) -> Figure:
     """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y}, xlabel, ylabel, title."""
     fig, axes = new_figure(len(panels), height=2.8)
     axes = np.atleast_1d(axes)
@@ -93,7 +96,7 @@ def rate_panels(panels: list[dict]):
     return fig
 
 
-def gradient_quantiles(t, curves: dict, worst, *, ylabel: str = "‖∂_Θi H_t‖"):
+def gradient_quantiles(t: ArrayLike, curves: dict, worst: ArrayLike, *, ylabel: str = "‖∂_Θi H_t‖") -> Figure:
     """F7(b). Gradient magnitudes vs t (one line per label) and the worst-case input (dashed)."""
     fig, ax = new_figure(1, height=2.8, width=5.0)
     for label, q in curves.items():

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 import torch
 
 from rnnrepro.cayci.elman import Activation, grad_features, symmetric_init
 
 
-def ball_point(m: int, d: int, alpha: float, rho: float, seed: int):
+def ball_point(m: int, d: int, alpha: float, rho: float, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
     """A random point of 𝒲_ρ × 𝒰_ρ around a symmetric init: w (m,), U (m, d) with |Δw_i|, ‖ΔU_i‖ ≤ ρ/√m."""
     _, w0, U0 = symmetric_init(m, d, alpha, [seed])
     g = torch.Generator().manual_seed(seed + 1)
@@ -19,14 +20,15 @@ def ball_point(m: int, d: int, alpha: float, rho: float, seed: int):
     return w0[0] + dw, U0[0] + du
 
 
-def gradient_norms(X, w, U, act: Activation) -> torch.Tensor:
+def gradient_norms(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation) -> torch.Tensor:
     """max over neurons and sequences of ‖∂_{Θ_i}H_t‖ for t = 1..T: (..., T)."""
     gw, gu = grad_features(X, w, U, act)
     norms = (gw ** 2 + (gu ** 2).sum(-1)).sqrt()          # (..., n, T, m)
     return norms.amax(dim=(-3, -1))
 
 
-def worst_case_input(T: int, alpha: float, act: Activation, offset: float = 0.0):
+def worst_case_input(T: int, alpha: float, act: Activation,
+                     offset: float = 0.0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Single-neuron input with zero pre-activations: u = e₁, w = α; x_t = (a_t, √(1 − a_t²)).
 
     a_t = −α·σ(0) for t ≥ 1 cancels w h_{t-1} = α σ(0) (a_0 = 0), so every pre-activation is σ'-maximal
@@ -50,7 +52,8 @@ def worst_case_u_gradient(T: int, alpha: float, act: Activation, offset: float =
     return gu[0, :, 0, :].norm(dim=-1)
 
 
-def gradient_norm_quantiles(X, w, U, act: Activation, qs=(0.5, 0.9, 0.99)) -> torch.Tensor:
+def gradient_norm_quantiles(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation,
+                            qs: Sequence[float] = (0.5, 0.9, 0.99)) -> torch.Tensor:
     """Quantiles over neurons and sequences of ‖∂_{Θ_i}H_t‖ for t = 1..T: (len(qs), T)."""
     gw, gu = grad_features(X, w, U, act)
     norms = (gw ** 2 + (gu ** 2).sum(-1)).sqrt()          # (n, T, m)
@@ -58,7 +61,7 @@ def gradient_norm_quantiles(X, w, U, act: Activation, qs=(0.5, 0.9, 0.99)) -> to
     return torch.quantile(flat, torch.tensor(qs, dtype=flat.dtype), dim=1)
 
 
-def rms_gradient(X, w, U, act: Activation) -> torch.Tensor:
+def rms_gradient(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation) -> torch.Tensor:
     """√(mean over neurons and sequences of ‖∂_{Θ_i}H_t‖²) for t = 1..T: (..., T).
 
     With |c_i| = 1 this is the root mean square over sequences of ‖∂_Θ F_t‖, the gradient of R̂ per unit

@@ -8,7 +8,8 @@ from rnnrepro.cayci.elman import Activation, grad_features
 from rnnrepro.cayci.transport import qmc_sample
 
 
-def feature_kernel(X, w, U, act: Activation, *, drop_k0: bool = False):
+def feature_kernel(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation, *,
+                   drop_k0: bool = False) -> torch.Tensor:
     """(1/m) Σ_i ⟨∂_{Θ_i}H_T(X_j), ∂_{Θ_i}H_T(X_k)⟩ at the last time: (..., n, n).
 
     With c_i² = 1 and the 1/√m readout this is Σ_i ⟨∂_{Θ_i}F_T(X_j), ∂_{Θ_i}F_T(X_k)⟩ (Prop. 2).
@@ -19,7 +20,8 @@ def feature_kernel(X, w, U, act: Activation, *, drop_k0: bool = False):
     return (torch.einsum("...jm,...km->...jk", fw, fw) + torch.einsum("...jmd,...kmd->...jk", fu, fu)) / m
 
 
-def limit_kernel(X, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *, drop_k0: bool = False):
+def limit_kernel(X: torch.Tensor, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *,
+                 drop_k0: bool = False) -> torch.Tensor:
     """κ_T(X_j, X_k) by quasi-Monte Carlo (w₀ enumerated, antithetic Sobol u₀): (n, n).
 
     ``drop_k0`` gives the kernel as printed in Prop. 2 (sums from k, ℓ = 1).
@@ -28,7 +30,7 @@ def limit_kernel(X, act: Activation, alpha: float, M: int = 2 ** 12, seed: int =
     return feature_kernel(X, w, U, act, drop_k0=drop_k0)
 
 
-def kernel_diagonal(X, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *, drop_k0: bool = False,
+def kernel_diagonal(X: torch.Tensor, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *, drop_k0: bool = False,
                     chunk: int = 4) -> float:
     """mean_j κ_T(X_j, X_j): the mean over the n sequences of X (n, T, d) of the limit kernel's diagonal at the
     last time, by :func:`limit_kernel` on ``chunk`` sequences at a time (memory: chunk·T·4M·d floats)."""

@@ -9,14 +9,18 @@ readout scale (1/√m: the paper; 1/m: mean-field control).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence, Union
 
 import numpy as np
 import torch
 
 from rnnrepro.cayci.elman import Activation
 
+Scalars = Union[float, Sequence[float], torch.Tensor]   # one value per run (B,), or one for all
 
-def loss_and_grad(X, Y, w, U, c, act: Activation, scale):
+
+def loss_and_grad(X: torch.Tensor, Y: torch.Tensor, w: torch.Tensor, U: torch.Tensor, *, c: torch.Tensor,
+                  act: Activation, scale: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """R̂ (B,) and its gradients (B, m), (B, m, d). X (n, T, d), Y (B, n, T), w, c (B, m), U (B, m, d), scale (B,)."""
     n, T, d = X.shape
     P = torch.einsum("ntd,bmd->tbnm", X, U).contiguous()
@@ -60,7 +64,9 @@ class Runs:
         return np.nanmean(self.loss, axis=1)
 
 
-def train(X, Y, c, w0, U0, act: Activation, eta, taus, *, rho_w=None, rho_u=None, scale=None) -> Runs:
+def train(X: torch.Tensor, Y: torch.Tensor, c: torch.Tensor, w0: torch.Tensor, U0: torch.Tensor, *, act: Activation,
+          eta: Scalars, taus: int | Sequence[int], rho_w: Scalars | None = None, rho_u: Scalars | None = None,
+          scale: Scalars | None = None) -> Runs:
     """Run B (projected) GD runs for τ_b steps each; ρ = None or ∞ means no projection.
 
     eta, taus, rho_w, rho_u, scale: (B,) or scalars. Radii are ρ/√m around Θ(0): W clipped, U row-wise.
@@ -80,7 +86,7 @@ def train(X, Y, c, w0, U0, act: Activation, eta, taus, *, rho_w=None, rho_u=None
     w_avg, U_avg, w_last, U_last = w.clone(), U.clone(), w.clone(), U.clone()
     for s in range(tmax):
         live = torch.as_tensor(s < taus)
-        loss, gw, gU = loss_and_grad(X, Y, w, U, c, act, scale)
+        loss, gw, gU = loss_and_grad(X, Y, w, U, c=c, act=act, scale=scale)
         hist["loss"][:, s] = np.where(s < taus, loss.numpy(), np.nan)
         sw, sU = sw + w, sU + U
         done = torch.as_tensor(s + 1 == taus)

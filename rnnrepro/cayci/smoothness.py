@@ -8,12 +8,12 @@ from torch.func import hessian, vmap
 from rnnrepro.cayci.elman import Activation
 
 
-def hessian_norms(X, w, U, act: Activation) -> torch.Tensor:
+def hessian_norms(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation) -> torch.Tensor:
     """‖∇²_{θ_i} H_T^{(i)}(X_j)‖_F for every neuron i and sequence j: (m, n). X (n, T, d), w (m,), U (m, d)."""
     if X.ndim != 3 or U.shape != (w.shape[0], X.shape[-1]):
         raise ValueError(f"shapes do not match: X {tuple(X.shape)}, w {tuple(w.shape)}, U {tuple(U.shape)}")
 
-    def last_state(theta, x):
+    def last_state(theta: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
         h = theta.new_zeros(())
         for t in range(x.shape[0]):
             h = act.f(theta[0] * h + theta[1:] @ x[t])

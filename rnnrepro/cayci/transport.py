@@ -49,7 +49,7 @@ def odd_u_map(nu_u: float = 1.0) -> TransportMap:
                         nu_w=0.0, nu_u=nu_u)
 
 
-def qmc_sample(d: int, alpha: float, M: int, seed: int):
+def qmc_sample(d: int, alpha: float, M: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Initial parameters standing for the law of (w₀, u₀): w (4M,), U (4M, d).
 
     M scrambled Sobol points mapped to N(0, I_d), their antithetic copies −u, each with w₀ = +α and −α.
@@ -64,8 +64,8 @@ def qmc_sample(d: int, alpha: float, M: int, seed: int):
     return w, U
 
 
-def target(X, act: Activation, tmap: TransportMap, alpha: float, M: int = 2 ** 12, seed: int = 0,
-           chunk: int = 256):
+def target(X: torch.Tensor, act: Activation, tmap: TransportMap, *, alpha: float, M: int = 2 ** 12, seed: int = 0,
+           chunk: int = 256) -> torch.Tensor:
     """F̃_t(X_j) of (8) for t = 1..T: (n, T), computed ``chunk`` sequences at a time."""
     w, U = qmc_sample(X.shape[-1], alpha, M, seed)
     vw, vu = tmap.vw(w), tmap.vu(U)
@@ -78,12 +78,13 @@ def transport_sq_norm(tmap: TransportMap, alpha: float, d: int, M: int = 2 ** 12
     return float((tmap.vw(w) ** 2).mean() + (tmap.vu(U) ** 2).sum(-1).mean())
 
 
-def theta_bar(c, w0, U0, tmap: TransportMap):
+def theta_bar(c: torch.Tensor, w0: torch.Tensor, U0: torch.Tensor,
+              tmap: TransportMap) -> tuple[torch.Tensor, torch.Tensor]:
     """(20): W̄_ii = W_ii(0) + c_i v_w(W_ii(0))/√m, Ū_i = U_i(0) + c_i v_u(U_i(0))/√m."""
     m = w0.shape[-1]
     return w0 + c * tmap.vw(w0) / math.sqrt(m), U0 + c[..., None] * tmap.vu(U0) / math.sqrt(m)
 
 
-def lyapunov0(w0, U0, tmap: TransportMap):
+def lyapunov0(w0: torch.Tensor, U0: torch.Tensor, tmap: TransportMap) -> torch.Tensor:
     """ℒ(Θ(0)) = Σ_i |W_ii(0) − W̄_ii|² + ‖U_i(0) − Ū_i‖² = mean_i (v_w² + ‖v_u‖²): (...,)."""
     return (tmap.vw(w0) ** 2).mean(-1) + (tmap.vu(U0) ** 2).sum(-1).mean(-1)

@@ -1,10 +1,11 @@
-"""The chapter's training sweep: projected GD per horizon τ (η = 1/(T√τ)), with the label-noise, plain-GD
-and mean-field controls, batched so that runs of equal length share one recursion."""
+"""Theorems 1 and 2 in training: projected GD per horizon τ (η = 1/(T√τ)) at one width, with the label-noise,
+plain-GD and mean-field controls, batched so that runs of equal length share one recursion."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -28,10 +29,14 @@ class WidthResult:
     lyapunov0: float = 0.0
 
 
-def tau_sweep(X, Y, Y_noisy, act: Activation, alpha: float, m: int, taus, seed: int, *, rho: float = 1.0,
-              controls_at: int | None = None, lyap=None) -> WidthResult:
+def tau_sweep(X: torch.Tensor, Y: torch.Tensor, Y_noisy: torch.Tensor, act: Activation, *, alpha: float, m: int,
+              taus: Sequence[int], seed: int, rho: float = 1.0, controls_at: int | None = None,
+              lyap: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None) -> WidthResult:
     """Runs at width m: PGD on Y and on Y_noisy for each τ; at τ = ``controls_at`` also plain GD and the
-    mean-field control (readout 1/m, step η·m, no projection). X (n, T, d); Y, Y_noisy (n, T)."""
+    mean-field control (readout 1/m, step η·m, no projection). X (n, T, d); Y, Y_noisy (n, T).
+
+    ``lyap(w, U)`` (scalar), if given, is recorded at the initialisation as ``lyapunov0``.
+    """
     T = X.shape[1]
     c, w, U = symmetric_init(m, X.shape[-1], alpha, [seed])
     res = WidthResult(m=m, lyapunov0=float(lyap(w, U)) if lyap else 0.0)
@@ -46,8 +51,8 @@ def tau_sweep(X, Y, Y_noisy, act: Activation, alpha: float, m: int, taus, seed: 
             rhos += [math.inf, math.inf]
             scales += [m ** -0.5, 1 / m]
         b = len(names)
-        r = pgd.train(X, torch.stack(targets), c.expand(b, m), w.expand(b, m), U.expand(b, m, U.shape[-1]), act,
-                      etas, tau, rho_w=rhos, rho_u=rhos, scale=scales)
+        r = pgd.train(X, torch.stack(targets), c.expand(b, m), w.expand(b, m), U.expand(b, m, U.shape[-1]), act=act,
+                      eta=etas, taus=tau, rho_w=rhos, rho_u=rhos, scale=scales)
         A = r.trajectory_average()
         F_avg = outputs(X, r.w_avg, r.U_avg, c.expand(b, m), act, scale=None)
         for k, name in enumerate(names):
@@ -60,26 +65,3 @@ def tau_sweep(X, Y, Y_noisy, act: Activation, alpha: float, m: int, taus, seed: 
             res.disp_wu[name, tau] = (float(np.nanmax(r.disp_w[k])), float(np.nanmax(r.disp_u[k])))
             res.history[name, tau] = r.loss[k]
     return res
-
-
-def cutoff_sweep(act: Activation, alphas, Ts, m: int, n: int, d: int, seeds, tau: int, target_fn, inputs_fn):
-    """min_s R̂ / R̂(Θ(0)) after τ GD steps (η = 1/(T√τ), projected, ρ = 1) for each α, T, seed.
-
-    target_fn(X, alpha) → (n, T) targets at the student's α; inputs_fn(n, T) → X. Returns (A, T, S) array.
-    """
-    out = np.zeros((len(alphas), len(Ts), len(seeds)))
-    for j, T in enumerate(Ts):
-        X = inputs_fn(n, T)
-        cs, ws, Us, Ys = [], [], [], []
-        for al in alphas:
-            c, w, U = symmetric_init(m, d, al, seeds)
-            Y = target_fn(X, al)
-            cs.append(c)
-            ws.append(w)
-            Us.append(U)
-            Ys.append(Y.expand(len(seeds), -1, -1))
-        c, w, U, Y = torch.cat(cs), torch.cat(ws), torch.cat(Us), torch.cat(Ys)
-        r = pgd.train(X, Y, c, w, U, act, 1 / (T * math.sqrt(tau)), tau, rho_w=1.0, rho_u=1.0)
-        ratio = np.nanmin(r.loss, 1) / r.loss[:, 0]
-        out[:, j, :] = ratio.reshape(len(alphas), len(seeds))
-    return out
