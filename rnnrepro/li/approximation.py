@@ -65,7 +65,7 @@ class L1Metric:
         return float((np.abs(self.rho - rhohat_values) @ self.wt + self.tail) / self.norm)
 
 
-def uniform_fit(rho: Kernel, m: int, beta: float, grid: Grid | None = None, n_irls: int = 15,
+def uniform_fit(rho: Kernel, m: int, beta: float, grid: Grid | None = None, *, n_irls: int = 15,
                 lstsq: bool = False) -> np.ndarray:
     """Legendre coefficients (m,) of q minimising ‖f − q‖_{L¹(ds)} for rates jβ (see module doc).
 

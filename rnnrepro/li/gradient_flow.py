@@ -34,7 +34,7 @@ def hitting_time(theta0: ArrayLike, target: Target, *, delta: float = 0.01, tmax
     return float(sol.t_events[0][0]) if sol.t_events[0].size else np.inf
 
 
-def loss_curve(theta0: ArrayLike, target: Target, taus: np.ndarray, rtol: float = 1e-9,
+def loss_curve(theta0: ArrayLike, target: Target, taus: np.ndarray, *, rtol: float = 1e-9,
                atol: float = 1e-12) -> np.ndarray:
     """J(θ(τ)) at the increasing times ``taus`` (shape (n,)) along the flow; returns shape (n,)."""
     theta0 = np.asarray(theta0, float)
@@ -44,7 +44,7 @@ def loss_curve(theta0: ArrayLike, target: Target, taus: np.ndarray, rtol: float 
     return np.array([diagonal.loss(th, target, n2) for th in sol.y.T])
 
 
-def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, delta: float = 0.01, max_steps: int = 10**6) -> int:
+def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, *, delta: float = 0.01, max_steps: int = 10**6) -> int:
     """Plain GD θ ← θ − lr∇J: the first step k with J ≤ J(θ₀) − δ (int; -1 if never)."""
     th = np.asarray(theta0, float).copy()
     n2 = target.l2norm2()
@@ -56,7 +56,7 @@ def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, delta: float 
     return -1
 
 
-def distance_at(theta0: ArrayLike, target: Target, tau: float, rtol: float = 1e-9, atol: float = 1e-12) -> float:
+def distance_at(theta0: ArrayLike, target: Target, tau: float, *, rtol: float = 1e-9, atol: float = 1e-12) -> float:
     """‖θ(τ) − θ₀‖ (float) after flowing (21) from θ₀ (2m,) for time ``tau`` > 0."""
     theta0 = np.asarray(theta0, float)
     if not tau > 0:

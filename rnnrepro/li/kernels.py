@@ -54,7 +54,7 @@ def trapezoid_kernel(W: np.ndarray, U: np.ndarray, c: np.ndarray, dt: float, K: 
     return out
 
 
-def simulate_euler(W: np.ndarray, U: np.ndarray, c: np.ndarray, x: np.ndarray, dt: float,
+def simulate_euler(W: np.ndarray, U: np.ndarray, c: np.ndarray, x: np.ndarray, dt: float, *,
                    Wt: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
     """Run the Euler RNN on the input x (shape (K,)) from h_0 = 0 → outputs ŷ_1..ŷ_K (K,).
 
@@ -70,7 +70,7 @@ def simulate_euler(W: np.ndarray, U: np.ndarray, c: np.ndarray, x: np.ndarray, d
 
 
 def white_noise_mc(kernel_model: np.ndarray, kernel_target: np.ndarray, dt: float, n_paths: int,
-                   rng: np.random.Generator, scale: str = "white") -> tuple[float, float]:
+                   rng: np.random.Generator, *, scale: str = "white") -> tuple[float, float]:
     """Monte Carlo of E(ŷ_T − y_T)² for inputs x_k ~ N(0, 1/Δt) (``scale="white"``, x_kΔt = ΔB_k)
     or x_k ~ Δt·N(0, 1) (``scale="dt"``). Kernels shape (K,). Returns (mean, standard error)."""
     e = np.asarray(kernel_model) - np.asarray(kernel_target)

@@ -26,8 +26,8 @@ def model_identities(m: int, rng: np.random.Generator, *, dt: float = 0.1, t_end
     y = K.simulate_euler(W, U, c, x, dt)
     y_shift = K.simulate_euler(W, U, c, np.concatenate([np.zeros(shift_steps), x]), dt)[shift_steps:]
     Wt = lambda k: W * (1 + 0.5 * math.sin(0.1 * k))
-    y_tv = K.simulate_euler(W, U, c, x, dt, Wt)
-    y_tv_shift = K.simulate_euler(W, U, c, np.concatenate([np.zeros(shift_steps), x]), dt, Wt)[shift_steps:]
+    y_tv = K.simulate_euler(W, U, c, x, dt, Wt=Wt)
+    y_tv_shift = K.simulate_euler(W, U, c, np.concatenate([np.zeros(shift_steps), x]), dt, Wt=Wt)[shift_steps:]
     cut = 200
     xp = x.copy()
     xp[cut + 1:] += rng.normal(size=x.size - cut - 1)

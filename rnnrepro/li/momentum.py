@@ -14,12 +14,12 @@ from numpy.typing import ArrayLike
 from rnnrepro.core.fits import power_law_exponent
 
 
-def gd_escape_steps(eps: float, lr: float, theta0: float, gap: float = 1.0) -> int:
+def gd_escape_steps(eps: float, lr: float, theta0: float, *, gap: float = 1.0) -> int:
     """GD escape steps, exact: ⌈ln(gap/θ₀)/ln(1 + ηε)⌉ (int)."""
     return int(math.ceil(math.log(gap / theta0) / math.log1p(lr * eps)))
 
 
-def gd_escape_steps_iterated(eps: float, lr: float, theta0: float, gap: float = 1.0, max_steps: int = 10**7) -> int:
+def gd_escape_steps_iterated(eps: float, lr: float, theta0: float, *, gap: float = 1.0, max_steps: int = 10**7) -> int:
     """GD escape steps by iterating the recursion (checks the closed form; int, -1 if never)."""
     th = theta0
     for k in range(1, max_steps + 1):
@@ -29,7 +29,7 @@ def gd_escape_steps_iterated(eps: float, lr: float, theta0: float, gap: float = 
     return -1
 
 
-def hb_escape_steps(eps: float, lr: float, beta: float, theta0: float, gap: float = 1.0,
+def hb_escape_steps(eps: float, lr: float, beta: float, theta0: float, *, gap: float = 1.0,
                     max_steps: int = 10**7) -> int:
     """Heavy-ball escape steps (int, -1 if never) from θ₂ = θ₀, v = 0."""
     th, v = theta0, 0.0

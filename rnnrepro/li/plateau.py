@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 
-def plateaus(L: ArrayLike, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0,
+def plateaus(L: ArrayLike, *, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0,
              min_len: int = 1) -> list[tuple[int, int]]:
     """Maximal band-runs of the loss curve L (shape (n,)) that end in a later drop.
 
@@ -62,9 +62,9 @@ def plateaus(L: ArrayLike, band: float = 1.1, drop: float = 2.0, min_level: floa
     return out
 
 
-def longest_plateau(L: ArrayLike, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0) -> tuple[int, int, int]:
+def longest_plateau(L: ArrayLike, *, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0) -> tuple[int, int, int]:
     """(length, start, end) of the longest plateau of L (n,), or (0, -1, -1) if none."""
-    p = plateaus(L, band, drop, min_level)
+    p = plateaus(L, band=band, drop=drop, min_level=min_level)
     if not p:
         return 0, -1, -1
     i, e = p[0]

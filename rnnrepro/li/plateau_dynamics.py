@@ -50,7 +50,7 @@ def gd_vs_flow(mus: ArrayLike, theta0: np.ndarray, lr: float, delta: float) -> f
     for mu in mus:
         tg = T.two_part(mu)
         tau = GF.hitting_time(theta0, tg, delta=delta)
-        gaps.append(abs(lr * GF.gd_hitting_steps(theta0, tg, lr, delta) - tau) / tau)
+        gaps.append(abs(lr * GF.gd_hitting_steps(theta0, tg, lr, delta=delta) - tau) / tau)
     return float(max(gaps))
 
 

@@ -137,7 +137,7 @@ def _quad_cross(p, q, centre, width):
     return float(sum(parts) + integrate.quad(f, edges[-1], np.inf, limit=400)[0])
 
 
-def two_part(mu: float, a_star: float = 1.0, w_star: float = 1.0, amp: float = 1.0, width: float = 1.0) -> Sum:
+def two_part(mu: float, *, a_star: float = 1.0, w_star: float = 1.0, amp: float = 1.0, width: float = 1.0) -> Sum:
     """The paper's simple example (125) as we reconstruct it: a*·e^{-w* t} + amp·e^{-((t−mu)/width)²}."""
     return Sum(ExpSum([a_star], [w_star]), GaussBump(mu, amp, width))
 

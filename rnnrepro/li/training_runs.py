@@ -36,7 +36,7 @@ def fig1_train(rhos: dict[str, np.ndarray], *, m: int, dt: float, steps: int, lr
         p0 = E.random_init(m, np.random.default_rng(seed))
         _, L = E.train(p0, lambda q, k, rho=rho: E.kernel_loss_grad(q, rho, dt), steps, lr)
         out[name] = dict(loss=L, steps10=steps_to_fraction(L, 0.1),
-                         plateau=longest_plateau(L, band, drop, min_frac * L[0]))
+                         plateau=longest_plateau(L, band=band, drop=drop, min_level=min_frac * L[0]))
     return out
 
 
