@@ -39,10 +39,12 @@ class ExpSum:
         return np.sum(self.a * np.exp(-np.multiply.outer(t, self.w)), axis=-1)
 
     def moment(self, k: int, w: ArrayLike) -> np.ndarray:
+        """k!·Σ_i a_i/(w + w_i)^{k+1}, same shape as w."""
         w = np.asarray(w, float)
         return math.factorial(k) * np.sum(self.a / np.add.outer(w, self.w) ** (k + 1), axis=-1)
 
     def l2norm2(self) -> float:
+        """Σ_ij a_i a_j/(w_i + w_j)."""
         return float(self.a @ (1.0 / np.add.outer(self.w, self.w)) @ self.a)
 
     def cross(self, other: Target) -> float:
@@ -60,14 +62,17 @@ class GaussBump:
         return self.amp * np.exp(-((np.asarray(t, float) - self.mu) / self.width) ** 2)
 
     def moment(self, k: int, w: ArrayLike) -> np.ndarray:
+        """Closed form via erfc/erfcx (:func:`_bump_moment`), same shape as w."""
         s = self.width
         return self.amp * s ** (k + 1) * _bump_moment(k, np.asarray(w, float) * s, self.mu / s)
 
     def l2norm2(self) -> float:
+        """amp²·width·√(π/8)·erfc(−√2·mu/width)."""
         s = self.width
         return self.amp ** 2 * s * math.sqrt(math.pi / 8) * special.erfc(-math.sqrt(2) * self.mu / s)
 
     def cross(self, other: Target) -> float:
+        """∫ ρ·other by adaptive quadrature around the bump."""
         return _quad_cross(self, other, self.mu, self.width)
 
 
@@ -100,12 +105,15 @@ class ExpTail:
         return self._e(t)
 
     def moment(self, k: int, w: ArrayLike) -> np.ndarray:
+        """The moments of amp·e^{-t/mu} (an ExpSum), same shape as w."""
         return self._e.moment(k, w)
 
     def l2norm2(self) -> float:
+        """amp²·mu/2."""
         return self._e.l2norm2()
 
     def cross(self, other: Target) -> float:
+        """∫ ρ·other = amp·ℒother(1/mu)."""
         return self._e.cross(other)
 
 
@@ -119,9 +127,11 @@ class Sum:
         return sum(p(t) for p in self.parts)
 
     def moment(self, k: int, w: ArrayLike) -> np.ndarray:
+        """Sum of the parts' moments, same shape as w."""
         return sum(p.moment(k, w) for p in self.parts)
 
     def l2norm2(self) -> float:
+        """Σ ‖part‖² + 2 Σ_{i<j} ∫ part_i·part_j (exact cross terms where a part is exponential)."""
         n = sum(p.l2norm2() for p in self.parts)
         for i, p in enumerate(self.parts):
             for q in self.parts[i + 1:]:

@@ -71,6 +71,7 @@ def fig4_sample_paths(mus: Sequence[float], acts: Sequence[str], *, m: int, dt: 
 
             def lg(q: E.Params, k: int, rho: np.ndarray = rho, rng: np.random.Generator = rng, n: int = n,
                    act: str = act) -> tuple[float, E.Params]:
+                """One SGD step's batch loss and gradients on ``batch`` fresh paths of length n."""
                 return E.sample_path_loss_grad(q, rho, dt, rng.normal(0, 1 / math.sqrt(dt), (batch, n)), act)
 
             _, L = E.train(p0, lg, steps, lr, clip=clip)
