@@ -2,7 +2,8 @@ import pytest
 import torch
 
 from rnnrepro.core.cells import tanh_rnn_step
-from rnnrepro.miller.contraction import contraction_bound_tanh, jacobian_norm_sup, jacobians, pairwise_lipschitz
+from rnnrepro.miller.contraction import (contraction_bound_tanh, jacobian_norm_sup, jacobian_top_singular, jacobians,
+                                         pairwise_lipschitz)
 
 torch.set_num_threads(1)
 D = torch.float64
@@ -77,3 +78,14 @@ def test_project_spectral_norm_properties():
         project_spectral_norm(A, 0.0)
     with pytest.raises(ValueError):
         project_spectral_norm(torch.ones(3), 1.0)
+
+
+def test_jacobian_top_singular_of_a_linear_map_and_of_tanh_at_the_origin():
+    g = torch.Generator().manual_seed(5)
+    A = torch.randn(7, 7, generator=g, dtype=torch.float64)
+    sigma = torch.linalg.svdvals(A)                                          # LAPACK: the reference
+    assert abs(jacobian_top_singular(lambda h: A @ h, torch.zeros(7, dtype=torch.float64)) / sigma[0] - 1) < 1e-10
+    at_origin = jacobian_top_singular(lambda h: torch.tanh(A @ h), torch.zeros(7, dtype=torch.float64))
+    assert abs(at_origin / sigma[0] - 1) < 1e-10                            # tanh'(0) = 1
+    saturated = jacobian_top_singular(lambda h: torch.tanh(A @ h + 2.0), torch.zeros(7, dtype=torch.float64))
+    assert saturated < 0.1 * sigma[0]                                         # tanh'(2) = 0.07

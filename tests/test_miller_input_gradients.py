@@ -59,3 +59,13 @@ def test_orthogonal_control_does_not_vanish_and_tanh_model_does():
     assert ig.decay_ratio(g_ctrl, 30) > 0.1 > 1e-3 > ig.decay_ratio(g, 30)
     with pytest.raises(ValueError):
         ig.orthogonal_control(lm.new_model(lm.LMConfig(cell="lstm", vocab=30, emb=8, hidden=6), 0))
+
+
+def test_scaled_identity_recurrence_decays_exactly_like_lambda_to_the_lag():
+    m = lm.new_model(CFG, 0)
+    ids = _ids()
+    g = ig.lag_profile(m, ids, n_lags=20, n_windows=10, warmup=5, rnn=ig.scaled_identity_recurrence(m, 0.75))
+    assert np.allclose(g / g[0], 0.75 ** np.arange(21), rtol=1e-5)      # the closed form λ^i
+    g_tanh = ig.lag_profile(m, ids, n_lags=20, n_windows=10, warmup=5,
+                            rnn=ig.scaled_identity_recurrence(m, 0.75, tanh=True))
+    assert ig.decay_ratio(g_tanh, 20) < 0.9 * 0.75 ** 19                 # tanh' < 1 contracts more

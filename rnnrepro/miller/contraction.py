@@ -77,3 +77,18 @@ def project_spectral_norm(W: Tensor, radius: float) -> Tensor:
         raise ValueError(f"W must have shape (..., m, n), got {tuple(W.shape)}")
     U, s, Vh = torch.linalg.svd(W, full_matrices=False)
     return (U * s.clamp(max=radius).unsqueeze(-2)) @ Vh
+
+
+def jacobian_top_singular(f: Callable[[Tensor], Tensor], h: Tensor, *, iters: int = 500, seed: int = 0) -> float:
+    """Largest singular value of the Jacobian of ``f`` at one point ``h`` (D,): power iteration on JᵀJ with
+    forward- and reverse-mode products (``torch.func.jvp`` / ``vjp``), no SVD. Converges like
+    (σ₂/σ₁)^(2·iters); returns ‖J v‖ for the last unit iterate v."""
+    from torch.func import jvp, vjp
+    v = torch.randn(h.shape, generator=torch.Generator().manual_seed(seed), dtype=h.dtype)
+    v = v / v.norm()
+    _, pullback = vjp(f, h)
+    for _ in range(iters):
+        Jv = jvp(f, (h,), (v,))[1]
+        w = pullback(Jv)[0]
+        v = w / w.norm()
+    return float(jvp(f, (h,), (v,))[1].norm())

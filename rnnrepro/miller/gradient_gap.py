@@ -84,3 +84,53 @@ def kbound_ratio(gaps: Tensor, ks: list[int], lam: float, k_lo: int, k_hi: int) 
     if not small.any() or not large.any():
         raise ValueError(f"need k <= {k_lo} and {k_lo} < k <= {k_hi} in ks")
     return scaled[:, large].amax(dim=1) / scaled[:, small].amax(dim=1)
+
+
+def bptt_gaps_lds(inst: Instance, xs: Tensor, ks: list[int], *, carry_state: bool = False) -> tuple:
+    """The gap of Lemma 2's proof (first display) for the LDS h_t = W h_{t−1} + U x_t, from its two
+    back-propagation sums in closed form (NumPy, float64, no automatic differentiation):
+
+        ∇_U p_T = −r Σ_{t=1..T} a_{T−t} x_tᵀ,   ∇_W p_T = −r Σ_t a_{T−t} h_{t−1}ᵀ,   a_j = (Wᵀ)^j Cᵀ,
+
+    r = y − C h_T − D x_T; the truncated model sums over t > T − k only, with its own states (h^k_{T−k} = 0)
+    and residual r_k. ``carry_state``: keep the full model's states and residual in the truncated sum (the
+    gradient cut at k, the state not reset: not the truncated model of eq. (3)).
+
+    xs (T, P, d) -> (‖∇_w p_T − ∇_w p^k_T‖_F (P, K), ‖∇_w p_T‖_F (P,)), the shapes of :func:`gradient_gaps`.
+    """
+    import numpy as np
+    W, U, C, D, y = (np.asarray(v.detach(), dtype=np.float64) for v in (inst.W, inst.U, inst.C, inst.D, inst.y))
+    x = np.asarray(xs.detach(), dtype=np.float64).transpose(1, 0, 2)               # (P, T, d)
+    P, T, _ = x.shape
+    n = W.shape[-1]
+
+    def run(zero_at: int) -> np.ndarray:
+        """States h_0..h_T (P, T + 1, n) with h_{zero_at} = 0 (the truncated model's restart; 0: the full model)."""
+        h = np.zeros((P, T + 1, n))
+        for t in range(1, T + 1):
+            if t - 1 == zero_at:
+                h[:, t - 1] = 0.0
+            h[:, t] = np.einsum("pij,pj->pi", W, h[:, t - 1]) + np.einsum("pij,pj->pi", U, x[:, t - 1])
+        return h
+
+    a = np.zeros((P, T, n))                                                          # a_j, j = 0..T−1
+    a[:, 0] = C
+    for j in range(1, T):
+        a[:, j] = np.einsum("pji,pj->pi", W, a[:, j - 1])
+
+    def grads(h: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
+        r = y - np.einsum("pi,pi->p", C, h[:, T]) - np.einsum("pi,pi->p", D, x[:, T - 1])
+        t = np.arange(first, T + 1)                                                  # 1-based times summed
+        adj = a[:, T - t]                                                            # (P, len(t), n)
+        gU = -r[:, None, None] * np.einsum("pti,ptj->pij", adj, x[:, t - 1])
+        gW = -r[:, None, None] * np.einsum("pti,ptj->pij", adj, h[:, t - 1])
+        return gW, gU
+
+    full_h = run(0)
+    fW, fU = grads(full_h, 1)
+    gaps = np.zeros((P, len(ks)))
+    for i, k in enumerate(ks):
+        first = max(T - k + 1, 1)                                                    # h^k_{first − 1} = 0
+        kW, kU = grads(full_h if carry_state else run(first - 1), first)
+        gaps[:, i] = np.sqrt(((fW - kW) ** 2).sum((1, 2)) + ((fU - kU) ** 2).sum((1, 2)))
+    return gaps, np.sqrt((fW ** 2).sum((1, 2)) + (fU ** 2).sum((1, 2)))

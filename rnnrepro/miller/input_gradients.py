@@ -68,20 +68,31 @@ def mean_log_decay(profile: np.ndarray, lo: int = 1, hi: int = 50) -> float:
 
 
 class LinearRecurrence(nn.Module):
-    """h_t = W h_{t−1} + W_ih x_t (no activation): the control of Fig. 2 with an orthogonal W,
-    whose input gradients cannot vanish. Same call signature as ``nn.RNN``: (e (L, B, E), h0) -> (out, h)."""
+    """h_t = W h_{t−1} + W_ih x_t + b (no activation; ``tanh=True``: tanh of it): the control of Fig. 2 with an
+    orthogonal W, whose input gradients cannot vanish. Same call signature as ``nn.RNN``: (e (L, B, E), h0) ->
+    (out, h)."""
 
-    def __init__(self, W_ih: torch.Tensor, W_hh: torch.Tensor, bias: torch.Tensor):
+    def __init__(self, W_ih: torch.Tensor, W_hh: torch.Tensor, bias: torch.Tensor, *, tanh: bool = False):
         super().__init__()
-        self.W_ih, self.W_hh, self.bias = W_ih, W_hh, bias
+        self.W_ih, self.W_hh, self.bias, self.tanh = W_ih, W_hh, bias, tanh
 
     def forward(self, e: torch.Tensor, h0=None):
         h = e.new_zeros(e.shape[1], self.W_hh.shape[0]) if h0 is None else h0[0]
         out = []
         for x in e:
             h = h @ self.W_hh.T + x @ self.W_ih.T + self.bias
+            h = torch.tanh(h) if self.tanh else h
             out.append(h)
         return torch.stack(out), h[None]
+
+
+def scaled_identity_recurrence(model: WordLM, lam: float, *, tanh: bool = False) -> LinearRecurrence:
+    """The model's RNN input weights and bias with W_hh = λ I and no activation (``tanh=True``: with tanh): a
+    linear recurrence whose state Jacobian is exactly λ I, so its input gradients decay exactly like λ^i."""
+    r = model.rnn
+    H = r.weight_hh_l0.shape[0]
+    W = lam * torch.eye(H, dtype=r.weight_hh_l0.dtype, device=r.weight_hh_l0.device)
+    return LinearRecurrence(r.weight_ih_l0.detach(), W, (r.bias_ih_l0 + r.bias_hh_l0).detach(), tanh=tanh)
 
 
 def orthogonal_control(model: WordLM, seed: int = 0) -> LinearRecurrence:

@@ -194,6 +194,12 @@ def replay_fig2(corpus: lm.Corpus, seed: int, updates: int, *, twin: bool = Fals
     return out
 
 
+def initial_model(corpus: lm.Corpus, seed: int, name: str) -> lm.WordLM:
+    """The small model ``name`` of :data:`SIZES` (``"wt2"``, ``"fig2_rnn"``, ...) at initialisation: the weights
+    :func:`replay_wt2` and :func:`replay_fig2` start from."""
+    return lm.new_model(config("small", name, corpus), seed)
+
+
 def perturb_all_last_bit(model: torch.nn.Module) -> torch.nn.Module:
     """Move every parameter entry of ``model`` one float up (in place): the start of a last-bit twin of a
     replay, whose distance to the replay is float32 round-off as training amplifies it on this machine."""
