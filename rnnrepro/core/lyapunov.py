@@ -97,11 +97,12 @@ def largest_lyapunov(f: Callable[..., Tensor] | None, h0: Tensor, n_steps: int, 
         for t in range(n_burn):
             h, v = _checked_step(step_at(t), h, v)
             v = _unit(v)[0]
-        growth = []
-        for t in range(n_burn, n_burn + n_steps):
+        # one preallocated (n_steps, P, B) buffer: appending a small tensor per step between the steps'
+        # large temporaries fragments the heap (the full dynamics chapter grew to 20 GB that way)
+        log_growth = torch.empty((n_steps, *h.shape[:-1]), dtype=h.dtype, device=h.device)
+        for i, t in enumerate(range(n_burn, n_burn + n_steps)):
             h, v = _checked_step(step_at(t), h, v)
             v, norm = _unit(v)
-            growth.append(torch.log(norm))
-    log_growth = torch.stack(growth)
+            log_growth[i] = torch.log(norm)
     lam = log_growth.mean(dim=0)
     return (lam, log_growth) if return_log_growth else lam
