@@ -72,6 +72,23 @@ def test_cells_are_short_and_rows_can_be_unfolded(chapter):
                 f"{chapter.key}: code cell {k} records rows but is tagged {tags} (want hide-input)"
 
 
+DRAWING = re.compile(r"\bnew_figure\(|\bplt\.|\.(plot|semilogy|semilogx|loglog|scatter|contourf|imshow|fill_between|"
+                     r"axhline|axvline|axvspan|legend|colorbar|bar|hist)\(")
+
+
+@pytest.mark.parametrize("chapter", list(all_chapters().values()), ids=lambda c: c.key)
+def test_figure_cells_only_call_the_chapters_figure_functions(chapter):
+    """One convention for figures: the drawing lives in the chapter's package (``rnnrepro/<key>/figures.py``
+    or a module named for the figures it draws); the cell that saves a figure with ``ledger.figure`` calls
+    it and draws nothing itself."""
+    nb = jupytext.read(REPO / chapter.notebook)
+    for k, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+        if "ledger.figure(" in cell.source:
+            drawn = DRAWING.search(cell.source)
+            assert drawn is None, f"{chapter.key}: figure cell {k} draws ({drawn.group(0)!r}) instead of calling " \
+                                  f"a function of rnnrepro/{chapter.key}/"
+
+
 def _chapters_importing(module: str) -> set[str]:
     """The chapters whose package (rnnrepro/<key>/) or notebook imports rnnrepro.core.<module>."""
     name = module.rsplit(".", 1)[-1]

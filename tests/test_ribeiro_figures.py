@@ -35,3 +35,14 @@ def test_drawn_reference_lines_follow_the_data():
                                  expansive={"H": np.zeros(4), "NlogL": 0.0})
     exact = fig.axes[0].lines[-1].get_ydata()                    # L = 1.25: H_0 + t log|det|
     assert np.allclose(exact, np.log(4.0) + np.arange(4) * 2 * np.log(1.25))
+
+
+def test_language_model_figure_puts_updates_on_the_epoch_axis():
+    rng = np.random.default_rng(1)
+    hist = {"update": list(range(1, 21)), "train_loss": list(rng.random(20)), "epoch": [1, 2, 3, 4],
+            "val_loss": list(rng.random(4))}
+    fig = figures.language_model(rng.random((5, 2, 3, 4)), np.linspace(0, 1, 5), line=(np.arange(3), rng.random(3)),
+                                 zoom=(np.arange(3), rng.random(3)), history=hist)
+    assert unlabelled_axes(fig) == []
+    x = fig.axes[2].lines[0].get_xdata()
+    assert np.isclose(x[-1], 4.0) and np.isclose(x[0], 0.2)       # 20 updates over 4 epochs: 5 per epoch

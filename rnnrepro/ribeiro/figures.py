@@ -181,3 +181,30 @@ def steady_states(bifs: Mapping[str, dict], s: np.ndarray, *, inputs: Sequence[i
             steady_state_panel(axes[row, col], bifs[name], k=k, j=0, s=s,
                                title=f"({'abcdef'[3 * row + col]}) {name} run, input {symbols[k]}")
     return fig
+
+
+def language_model(logits: np.ndarray, s_bif: np.ndarray, *, line: tuple[np.ndarray, np.ndarray],
+                   zoom: tuple[np.ndarray, np.ndarray], history: Mapping[str, Sequence],
+                   tokens: Sequence[str] = ("the", "<eos>")) -> Figure:
+    """Paper Fig. 6 on our language model: (a) the logit of the input token at steady state under each
+    constant input of ``tokens`` (``logits`` (P, len(tokens), n_ic, L)) against s_bif (P,); (b) the validation
+    cross entropy along θ(s), ``line`` and ``zoom`` = (s, V); (c) training and validation cross entropy,
+    ``history`` with update, train_loss (per update), epoch and val_loss (per epoch)."""
+    fig, axes = new_figure(3, height=2.6)
+    for k, name in enumerate(tokens):
+        o = logits[:, k]
+        axes[0].plot(np.repeat(s_bif, o.shape[1] * o.shape[2]), o.ravel(), ".", ms=2, color=f"C{k}",
+                     label=f"input '{name}'")
+    axes[0].set(xlabel="s  (0 = final, 1 = initial)", ylabel="logit of the input token", title="(a) bifurcation diagram")
+    axes[0].legend()
+    axes[1].plot(*line, "o-", ms=3, label="line")
+    axes[1].plot(*zoom, "-", color="C3", lw=1.2, label="zoom")
+    axes[1].legend()
+    axes[1].set(xlabel="s  (0 = final, 1 = initial)", ylabel="validation cross entropy", title="(b) cost along θ(s)")
+    updates_per_epoch = len(history["update"]) / max(history["epoch"])
+    axes[2].plot(np.asarray(history["update"]) / updates_per_epoch, history["train_loss"], lw=0.5, alpha=0.6,
+                 label="train (per update)")
+    axes[2].plot(history["epoch"], history["val_loss"], "o-", label="validation")
+    axes[2].set(xlabel="epoch", ylabel="cross entropy", title="(c) training")
+    axes[2].legend()
+    return fig
