@@ -1,6 +1,8 @@
-"""The shared numerical core: what more than one chapter computes.
+"""The shared numerical core: what more than one chapter computes (``tests/test_book_layout.py`` checks
+that every module here is imported by at least two chapters).
 
-Recurrent steps and trajectories (``cells``, ``simulate``, ``flat``, ``train``, ``lstm_check``,
-``truncation``), their dynamics (``lyapunov``, ``contraction``, ``matrix_measures``, ``convergence``,
-``linear_memory``, ``systems``) and the fits and searches the claims use (``fits``, ``minima``).
+``cells`` (batched RNN, LSTM and linear steps), ``lyapunov`` (largest Lyapunov exponent by tangent
+propagation), ``convergence`` (spreads, diameters and worst contraction rates of trajectories, with the round-off floor), ``fits`` (exponential and power-law
+rates, secant slopes) and ``language_model`` (the word-level language model, its corpus, evaluation and
+checkpointed training).
 """
