@@ -29,5 +29,6 @@ CHAPTER = Chapter(
     cites=("flynn2015timescale",),
     helpers=("rnnrepro.flynn.matrix_measures:measure", "rnnrepro.flynn.matrix_measures:envelope_ratio",
              "rnnrepro.flynn.trajectories:integrate_copies", "rnnrepro.flynn.network:fd_gradient",
-             "rnnrepro.flynn.squashed_network:fd_second_derivatives", "rnnrepro.flynn.conservatism:crossing_log"),
+             "rnnrepro.flynn.squashed_network:fd_second_derivatives", "rnnrepro.flynn.conservatism:crossing_log",
+             "rnnrepro.flynn.extremal_system:max_invariant_ratio"),
 )
