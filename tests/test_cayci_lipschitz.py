@@ -52,3 +52,20 @@ def test_rms_gradient_against_autograd_of_the_output():
             gw, gu = torch.autograd.grad(F, (w, U))
             ref[t] += (gw.square().sum() + gu.square().sum()) / 3
     assert rms.shape == (5,) and torch.allclose(rms, ref.sqrt(), rtol=1e-12)
+
+
+def test_recurrent_term_gradient_norms_against_autograd():
+    torch.set_default_dtype(torch.float64)
+    for act in (E.activation("tanh"), E.activation("logistic")):
+        w0, U0 = lip.ball_point(6, 3, 0.7, 1.0, 2)
+        X = E.sphere_inputs(2, 4, 3, 5)
+        got = lip.recurrent_term_gradient_norms(X, w0, U0, act)
+        ref = torch.zeros(4)
+        for j in range(2):
+            for t in range(4):
+                for i in range(6):
+                    w, U = w0.clone().requires_grad_(), U0.clone().requires_grad_()
+                    gamma = w[i] * E.hidden(X[j:j + 1], w, U, act)[0, t, i]
+                    gw, gu = torch.autograd.grad(gamma, (w, U))
+                    ref[t] = max(ref[t], (gw.square().sum() + gu.square().sum()).sqrt())
+        assert got.shape == (4,) and torch.allclose(got, ref, rtol=1e-12)

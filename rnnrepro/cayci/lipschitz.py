@@ -1,4 +1,5 @@
-"""Lemma 1 on real gradients: per-neuron ‖∂_{Θ_i}H_t‖ in the ball, and the worst-case input that attains the bound."""
+"""Lemmas 1-2 on real gradients: per-neuron ‖∂_{Θ_i}H_t‖ and ‖∂_{Θ_i}(W_ii H_t)‖ in the ball, and the worst-case
+input that attains Lemma 1's bound."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Sequence
 
 import torch
 
-from rnnrepro.cayci.elman import Activation, grad_features, symmetric_init
+from rnnrepro.cayci.elman import Activation, grad_features, hidden, symmetric_init
 
 
 def ball_point(m: int, d: int, alpha: float, rho: float, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -69,3 +70,15 @@ def rms_gradient(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activat
     """
     gw, gu = grad_features(X, w, U, act)
     return (gw ** 2 + (gu ** 2).sum(-1)).mean(dim=(-3, -1)).sqrt()
+
+
+def recurrent_term_gradient_norms(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation) -> torch.Tensor:
+    """max over neurons and sequences of ‖∂_{Θ_i}Γ_t^{(i)}‖, Γ_t^{(i)} = W_ii H_t^{(i)} (Lemma 2), t = 1..T: (..., T).
+
+    ∂_W Γ = H + W ∂_W H, ∂_U Γ = W ∂_U H. X (n, T, d); w (..., m); U (..., m, d).
+    """
+    gw, gu = grad_features(X, w, U, act)                    # (..., n, T, m), (..., n, T, m, d)
+    wb = w[..., None, None, :]
+    gam_w = hidden(X, w, U, act) + wb * gw
+    norms = (gam_w ** 2 + (wb[..., None] * gu).square().sum(-1)).sqrt()
+    return norms.amax(dim=(-3, -1))
