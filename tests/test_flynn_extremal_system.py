@@ -49,3 +49,12 @@ def test_rejects_bad_arguments():
         ext.coefficient_matrix(**CONSTS, sign=0.5)
     with pytest.raises(ValueError, match="tau > 0"):
         ext.max_invariant_ratio(-1.0, **CONSTS, c=REC.c)
+
+
+def test_near_alpha_half_the_invariant_outlives_tau_star():
+    # α(cL_w h + 2L_w u) ≥ L_w u: u = ch is the repelling root of u/h, a run from inside never reaches it
+    rec = example1_recipe(10, 2.0, 0.49)
+    assert rec.alpha * (rec.c * rec.Lwh + 2 * rec.Lwu) >= rec.Lwu
+    consts = dict(beta=rec.beta, l_wu=rec.Lwu, l_zh=rec.Lzh, l_wh=rec.Lwh, c=rec.c)
+    crossing = crossing_log(lambda t: ext.max_invariant_ratio(t, **consts), 1.0, rec.tau / 10, 10 * rec.tau, rtol=1e-6)
+    assert crossing / rec.tau > 1.002
