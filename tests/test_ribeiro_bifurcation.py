@@ -23,8 +23,8 @@ def test_steady_states_contractive_lstm_is_fixed():
     W_ih = 0.1 * torch.randn(P, 4 * H, I, generator=g, dtype=torch.float64)
     W_hh = 0.1 * torch.randn(P, 4 * H, H, generator=g, dtype=torch.float64)
     b = torch.zeros(P, 4 * H, dtype=torch.float64)
-    out, cmax = bif.steady_states(W_ih, W_hh, b, b, torch.eye(2, dtype=torch.float64), lambda h: h[..., :1],
-                                  n_ic=4, n_steps=300, burn=200)
+    out, cmax = bif.steady_states(W_ih, W_hh, b, b, inputs=torch.eye(2, dtype=torch.float64),
+                                  readout=lambda h: h[..., :1], n_ic=4, n_steps=300, burn=200)
     assert out.shape == (P, 2, 4, 100, 1) and cmax.shape == (P, 2, 4)
     labels, spreads = bif.classify_all(out)
     assert (labels == "fixed").all() and spreads.max() < 1e-8

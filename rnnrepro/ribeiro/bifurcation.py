@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import torch
 
@@ -13,8 +15,10 @@ MAX_PERIOD = 100
 
 
 @torch.no_grad()
-def steady_states(W_ih, W_hh, b_ih, b_hh, inputs, readout, n_ic: int = 10, ic_std: float = 1.0,
-                  n_steps: int = 800, burn: int = 400, seed: int = 0):
+def steady_states(W_ih: torch.Tensor, W_hh: torch.Tensor, b_ih: torch.Tensor, b_hh: torch.Tensor, *,
+                  inputs: torch.Tensor, readout: Callable[[torch.Tensor], torch.Tensor], n_ic: int = 10,
+                  ic_std: float = 1.0, n_steps: int = 800, burn: int = 400,
+                  seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Simulate LSTMs with P parameter sets under constant inputs from random initial states.
 
     W_ih (P, 4H, I), W_hh (P, 4H, H), b_ih, b_hh (P, 4H); inputs (K, I) constant input vectors;
@@ -66,7 +70,7 @@ def classify(traj: np.ndarray) -> tuple[str, float, int]:
     return "aperiodic", sp, 0
 
 
-def classify_all(out: np.ndarray, channel: int = 0):
+def classify_all(out: np.ndarray, channel: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Classify every (s, input) of steady_states output (P, K, n_ic, L, R) on one readout channel.
 
     Returns (labels (P, K) array of str, spreads (P, K))."""
