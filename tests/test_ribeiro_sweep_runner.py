@@ -1,7 +1,10 @@
+import json
+
 import numpy as np
 import pytest
 import torch
 
+from rnnrepro.book.paths import REPO
 from rnnrepro.ribeiro.sweep_runner import run_sweep
 
 
@@ -41,9 +44,13 @@ def test_snapshots_are_kept_and_exported(tmp_path, monkeypatch):
     state = torch.load(path, weights_only=False)
     assert sorted(state["snapshots"]) == [0, 1, 2] and state["snapshots"][2]["step"] == 2   # one batch of 20 per epoch
     monkeypatch.setattr(train_artifacts, "ART_DIR", tmp_path / "art")
-    monkeypatch.setattr(sweep_runner, "TASK_DEFAULTS", dict(T=52, n=20))
     sweep_runner.export(path, name="sweep_test", ran_on="test", command="test")
     art = load_artifact(tmp_path / "art", "sweep_test")
+    # the config is the checkpoint's own (this tiny run's sizes), with the keys the shipped sweep records
+    assert {k: art.config[k] for k in ("T", "n_train", "n_val", "hidden", "batch", "reduction", "data_seeds")} == \
+        dict(T=52, n_train=20, n_val=20, hidden=5, batch=100, reduction="sum", data_seeds=[1, 2])
+    shipped = json.loads((REPO / "book" / "artifacts" / "ribeiro" / "wss_paper.json").read_text())
+    assert set(art.config) == set(shipped["config"])
     assert art.params["theta_init"].shape == art.params["theta_final"].shape == (2, art.params["snap1_theta"].shape[1])
     assert art.config["snapshots"] == {"0": 0, "1": 1, "2": 2} and (tmp_path / "art" / "MANIFEST.json").is_file()
     sweep_runner.export(path, name="sweep_small", ran_on="test", command="test", keep={2})
@@ -56,3 +63,27 @@ def test_snapshots_are_kept_and_exported(tmp_path, monkeypatch):
     for s in range(2):
         assert np.array_equal(art.params["theta_init"][s], fresh.theta(s).numpy())
     assert np.array_equal(art.params["theta_final"][1], torch.cat([p[1].reshape(-1) for p in state["params"]]).numpy())
+
+
+def test_export_refuses_a_checkpoint_without_config(tmp_path, monkeypatch):
+    from rnnrepro.ribeiro import sweep_runner, train_artifacts
+
+    (path,) = run_sweep([[0]], out=str(tmp_path / "a"), epochs=1, T=52, n=20, hidden=5, eval_every=1)
+    state = torch.load(path, weights_only=False)
+    del state["config"]
+    torch.save(state, tmp_path / "old.pt")
+    monkeypatch.setattr(train_artifacts, "ART_DIR", tmp_path / "art")
+    with pytest.raises(ValueError, match="records no training config"):
+        sweep_runner.export(str(tmp_path / "old.pt"), name="old", ran_on="test", command="test")
+
+
+def test_a_paper_configuration_trainer_records_the_shipped_config():
+    # what run_task's trainer at the paper's sizes writes into its checkpoint is what wss_paper.json ships
+    from rnnrepro.ribeiro.batched_training import BatchedTrainer
+    from rnnrepro.ribeiro.paper_sweep import DATA_SEEDS, paper_data
+
+    shipped = json.loads((REPO / "book" / "artifacts" / "ribeiro" / "wss_paper.json").read_text())["config"]
+    bt = BatchedTrainer([0], paper_data(shipped["n_train"], shipped["T"]), hidden=50, reduction="sum",
+                        data_seeds=DATA_SEEDS)
+    per_run = ("seeds", "epochs", "steps", "snapshots", "ran_on")
+    assert bt.config() == {k: v for k, v in shipped.items() if k not in per_run}

@@ -8,6 +8,10 @@ float32 round-off. ``reduction="sum"`` is the authors' loss (cross entropy summe
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -17,19 +21,19 @@ B1, B2 = 0.9, 0.999            # Adam's betas
 NAMES = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "out_weight", "out_bias")
 
 
-def stacked_init(hidden: int, seeds) -> list[torch.Tensor]:
+def stacked_init(hidden: int, seeds: Sequence[int]) -> list[torch.Tensor]:
     """Per-seed torch default inits (as :func:`new_model`), stacked: a list of 6 tensors (S, ...)."""
     models = [new_model(hidden, int(s)) for s in seeds]
     per_model = [list(m.parameters()) for m in models]
     return [torch.stack([ps[j].detach().clone() for ps in per_model]) for j in range(len(per_model[0]))]
 
 
-def flat_per_seed(params) -> torch.Tensor:
+def flat_per_seed(params: Sequence[torch.Tensor]) -> torch.Tensor:
     """Stacked parameters (a list of (S, ...) tensors) -> one flat vector per seed (S, D), nn.Module order."""
     return torch.cat([p.detach().reshape(p.shape[0], -1) for p in params], dim=1)
 
 
-def split_per_seed(theta, shapes) -> list[torch.Tensor]:
+def split_per_seed(theta: torch.Tensor | np.ndarray, shapes: Sequence[Sequence[int]]) -> list[torch.Tensor]:
     """Flat vectors theta (S, D) -> stacked tensors (S, *shape) for each per-seed ``shape`` in ``shapes``
     (the inverse of :func:`flat_per_seed`); ValueError when D does not match."""
     theta = torch.as_tensor(theta)
@@ -40,7 +44,7 @@ def split_per_seed(theta, shapes) -> list[torch.Tensor]:
     return [part.reshape((theta.shape[0], *shape)) for part, shape in zip(parts, shapes)]
 
 
-def forward(params, U: torch.Tensor) -> torch.Tensor:
+def forward(params: Sequence[torch.Tensor], U: torch.Tensor) -> torch.Tensor:
     """Logits (S, n, 4) of the S stacked classifiers on one-hot inputs U (T, n, 6) shared by all seeds."""
     Wih, Whh, bih, bhh, Wo, bo = params
     S, H = Whh.shape[0], Whh.shape[2]
@@ -64,10 +68,12 @@ class BatchedTrainer:
     ``run(epochs, eval_every)`` keeps running training loss/accuracy per epoch (as the authors do) and
     evaluates validation every ``eval_every`` epochs. ``history`` arrays are (epochs, S)."""
 
-    def __init__(self, seeds, data, *, hidden: int = 50, lr: float = 1e-3, milestones=(500, 1000, 2000),
-                 gamma: float = 0.1, clip: float = 0.25, batch: int = 100, reduction: str = "mean",
-                 device: str = "cpu", graph: bool | None = None):
+    def __init__(self, seeds: Sequence[int], data: Sequence[torch.Tensor], *, hidden: int = 50, lr: float = 1e-3,
+                 milestones: Sequence[int] = (500, 1000, 2000), gamma: float = 0.1, clip: float = 0.25,
+                 batch: int = 100, reduction: str = "mean", device: str = "cpu", graph: bool | None = None,
+                 data_seeds: Sequence[int] | None = None):
         self.seeds = list(seeds)
+        self.hidden, self.data_seeds = hidden, None if data_seeds is None else [int(s) for s in data_seeds]
         self.device = torch.device(device)
         self.use_graph = self.device.type == "cuda" if graph is None else graph
         self._graph, self._warm = None, 0
@@ -138,18 +144,18 @@ class BatchedTrainer:
         self.step_count += 1
         return out
 
-    def forward_all(self, U):
+    def forward_all(self, U: torch.Tensor) -> torch.Tensor:
         return forward(self.params, U)
 
     @torch.no_grad()
-    def evaluate(self, U, y):
+    def evaluate(self, U: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(mean cross entropy (S,), accuracy (S,)) on one-hot U (T, n, 6)."""
         logits = self.forward_all(U)
         S, n = logits.shape[:2]
         ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
         return ce.mean(1), (logits.argmax(2) == y).float().mean(1)
 
-    def train_epoch(self):
+    def train_epoch(self) -> tuple[torch.Tensor, torch.Tensor]:
         n = len(self.y)
         loss, correct = 0.0, 0
         for k in range(0, n, self.batch):
@@ -158,7 +164,7 @@ class BatchedTrainer:
         self.epoch += 1
         return (loss / n).cpu(), (correct.float() / n).cpu()
 
-    def run(self, epochs: int, eval_every: int = 10):
+    def run(self, epochs: int, eval_every: int = 10) -> dict:
         for _ in range(epochs):
             tl, ta = self.train_epoch()
             self.history["epoch"].append(self.epoch)
@@ -185,13 +191,21 @@ class BatchedTrainer:
         """Keep :meth:`optimiser_state` at the current epoch (``snapshots[epoch]``, saved with the state)."""
         self.snapshots[self.epoch] = self.optimiser_state()
 
+    def config(self) -> dict:
+        """The training configuration, as recorded in a checkpoint: the data's sizes (T, n_train, n_val, read
+        off the tensors it trains on) and seeds (when given), the width, the batch and the optimiser settings."""
+        return dict(T=int(self.U.shape[0]), n_train=int(self.U.shape[1]), n_val=int(self.Uva.shape[1]),
+                    hidden=self.hidden, data_seeds=self.data_seeds, batch=self.batch, lr=self.lr0,
+                    milestones=list(self.milestones), gamma=self.gamma, clip=self.clip, reduction=self.reduction)
+
     def state(self) -> dict:
         """Everything a bit-for-bit resume needs: parameters, Adam moments, step, epoch, history, torch RNG,
-        and the snapshots."""
+        and the snapshots; and the training :meth:`config` (for the record, not read back on resume)."""
         return dict(self.optimiser_state(), history={k: list(v) for k, v in self.history.items()},
-                    rng=torch.get_rng_state(), seeds=list(self.seeds), snapshots=dict(self.snapshots))
+                    rng=torch.get_rng_state(), seeds=list(self.seeds), snapshots=dict(self.snapshots),
+                    config=self.config())
 
-    def load_state(self, state: dict):
+    def load_state(self, state: dict) -> None:
         """Restore a :meth:`state` into a trainer built with the same seeds, data and settings."""
         if list(state["seeds"]) != self.seeds:
             raise ValueError(f"checkpoint seeds {state['seeds']} differ from {self.seeds}")
@@ -205,7 +219,8 @@ class BatchedTrainer:
         self.snapshots = dict(state.get("snapshots", {}))
         torch.set_rng_state(state["rng"])
 
-    def load_flat_snapshot(self, theta, m, v, *, step: int, epoch: int) -> None:
+    def load_flat_snapshot(self, theta: torch.Tensor | np.ndarray, m: torch.Tensor | np.ndarray,
+                           v: torch.Tensor | np.ndarray, *, step: int, epoch: int) -> None:
         """Start from a shipped snapshot: theta, m, v (S, D) flat per seed in nn.Module order (as
         ``export`` writes them), Adam's step count and the epoch (which sets the learning rate)."""
         shapes = [p.shape[1:] for p in self.params]
@@ -217,12 +232,12 @@ class BatchedTrainer:
                     d.copy_(part.to(d.device, d.dtype))
         self.step_count, self.epoch = int(step), int(epoch)
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike) -> None:
         """Write :meth:`state` atomically (a temporary file renamed over ``path``)."""
         import os
         tmp = f"{path}.tmp"
         torch.save(self.state(), tmp)
         os.replace(tmp, path)
 
-    def load(self, path):
+    def load(self, path: str | os.PathLike) -> None:
         self.load_state(torch.load(path, weights_only=False))

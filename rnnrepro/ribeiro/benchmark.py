@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 
 import torch
 
@@ -14,7 +15,7 @@ from rnnrepro.ribeiro import temporal_order as to
 from rnnrepro.ribeiro.batched_training import BatchedTrainer
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--T", type=int, default=150)

@@ -9,6 +9,7 @@ bit-identical results whatever the batch size: V(θ_true) is then exactly 0.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 import torch
 
 from rnnrepro.core.lyapunov import largest_lyapunov
@@ -32,7 +33,7 @@ def theta_true(printed: bool = False) -> torch.Tensor:
     return w
 
 
-def step(h: torch.Tensor, c: torch.Tensor, W: torch.Tensor):
+def step(h: torch.Tensor, c: torch.Tensor, W: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """One LSTM step. h, c: (P, 2); W: (P, 8, 2). Returns (h', c')."""
     z = W[:, :, 0] * h[:, None, 0] + W[:, :, 1] * h[:, None, 1]          # (P, 8)
     i, f, g, o = torch.sigmoid(z[:, 0:2]), torch.sigmoid(z[:, 2:4]), torch.tanh(z[:, 4:6]), torch.sigmoid(z[:, 6:8])
@@ -40,7 +41,8 @@ def step(h: torch.Tensor, c: torch.Tensor, W: torch.Tensor):
     return o * torch.tanh(c), c
 
 
-def simulate(W: torch.Tensor, n_steps: int, h0=H0, c0=H0) -> torch.Tensor:
+def simulate(W: torch.Tensor, n_steps: int, h0: ArrayLike | torch.Tensor = H0,
+             c0: ArrayLike | torch.Tensor = H0) -> torch.Tensor:
     """Hidden states h_1..h_N for parameter batch W (P, 8, 2); returns (P, N, 2)."""
     P = W.shape[0]
     h = torch.as_tensor(h0, dtype=W.dtype).expand(P, 2) if not torch.is_tensor(h0) or h0.dim() == 1 else h0
@@ -52,7 +54,8 @@ def simulate(W: torch.Tensor, n_steps: int, h0=H0, c0=H0) -> torch.Tensor:
     return torch.stack(out, 1)
 
 
-def line_cost(s, W0: torch.Tensor, n_steps: int = 200, burn: int = 100, chunk: int = 4096):
+def line_cost(s: ArrayLike, W0: torch.Tensor, n_steps: int = 200, burn: int = 100,
+              chunk: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """MSE cost V(s) of θ(s) = s·W0 against data simulated at W0 (samples burn+1..n_steps).
 
     s: (S,) array; returns (V (S,), steady-state h[:, burn:, 0] (S, n_steps-burn)) as numpy.
@@ -67,7 +70,8 @@ def line_cost(s, W0: torch.Tensor, n_steps: int = 200, burn: int = 100, chunk: i
     return torch.cat(V).numpy(), torch.cat(traj).numpy()
 
 
-def plane_cost(s1, s2, W0: torch.Tensor, Wr: torch.Tensor, n_steps: int = 200, burn: int = 100):
+def plane_cost(s1: ArrayLike, s2: ArrayLike, W0: torch.Tensor, Wr: torch.Tensor, n_steps: int = 200,
+               burn: int = 100) -> np.ndarray:
     """V on the grid θ = s1·W0 + s2·Wr; s1 (A,), s2 (B,); returns (A, B) numpy."""
     S1, S2 = np.meshgrid(np.asarray(s1, float), np.asarray(s2, float), indexing="ij")
     a = torch.as_tensor(S1.ravel())[:, None, None]
@@ -80,7 +84,8 @@ def plane_cost(s1, s2, W0: torch.Tensor, Wr: torch.Tensor, n_steps: int = 200, b
     return torch.cat(V).numpy().reshape(S1.shape)
 
 
-def step_tangent(h, c, vh, vc, W):
+def step_tangent(h: torch.Tensor, c: torch.Tensor, vh: torch.Tensor, vc: torch.Tensor,
+                 W: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """One step of the LSTM and of a tangent vector (vh, vc) (analytic Jacobian-vector product).
 
     h, c, vh, vc: (P, 2); W: (P, 8, 2). Returns (h', c', vh', vc').
@@ -126,7 +131,8 @@ def separation_time(W: torch.Tensor, eps: float = 1e-10, thresh: float = 1e-3, n
     return int(idx[0, 0]) + 1 if len(idx) else -1
 
 
-def long_run_spread(W: torch.Tensor, n_starts: int = 200, n_steps: int = 2000, seed: int = 0):
+def long_run_spread(W: torch.Tensor, n_starts: int = 200, n_steps: int = 2000,
+                    seed: int = 0) -> tuple[float, float]:
     """From n_starts random (h0, c0) ~ U[-1,1]^2 at one W (8, 2): returns (min over starts of the
     temporal std of h[0] over the second half, spread (max-min) of final h[0] across starts)."""
     g = torch.Generator().manual_seed(seed)

@@ -7,7 +7,7 @@ import torch
 
 
 def contractive_forgetting(n_x: int = 8, gain: float = 0.8, n_starts: int = 1000, n_steps: int = 200, seed: int = 2,
-                           envelope_gain: float | None = None):
+                           envelope_gain: float | None = None) -> dict:
     """tanh RNN x_{t+1} = tanh(W x + ū), W = gain·Q (‖W‖₂ = gain), ū ~ N(0, I) fixed, x_0 ~ U[-1,1]^n.
 
     Returns dict(dist (n_starts, n_steps+1) = ‖x_t − x*‖, envelope (n_steps+1,) = gain^t,

@@ -35,7 +35,8 @@ def random_matrix_margins(n: int, d: int, seed: int = 0) -> tuple[float, float]:
     return float(m[:, 0].min()), float(m[:, 1].min())
 
 
-def tanh_map_entropies(W: np.ndarray, b: np.ndarray, n_steps: int = 3, n: int = 20_000, k: int = 3, seed: int = 0):
+def tanh_map_entropies(W: np.ndarray, b: np.ndarray, n_steps: int = 3, n: int = 20_000, k: int = 3,
+                       seed: int = 0) -> dict:
     """x_{t+1} = tanh(W x_t + b), x_0 ~ U[−1, 1]^2. Returns dict(H (n_steps+1,) k-NN entropies,
     E_logdet (n_steps,) = mean log|det J_t| over the samples, NlogL = N_x log sup‖J‖₂ (sampled))."""
     rng = np.random.default_rng(seed)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
-def transition_epochs(epochs, acc, low: float = 0.3, high: float = 0.9) -> int:
+def transition_epochs(epochs: ArrayLike, acc: ArrayLike, low: float = 0.3, high: float = 0.9) -> int:
     """Epochs from the last accuracy ≤ low before the first ≥ high to that first one; −1 if never ≥ high."""
     e, a = np.asarray(epochs), np.asarray(acc)
     hit = np.flatnonzero(a >= high)
@@ -15,7 +16,7 @@ def transition_epochs(epochs, acc, low: float = 0.3, high: float = 0.9) -> int:
     return int(e[hit[0]] - e[below[-1]]) if len(below) else int(e[hit[0]] - e[0])
 
 
-def max_gain_within(epochs, acc, window: float) -> float:
+def max_gain_within(epochs: ArrayLike, acc: ArrayLike, window: float) -> float:
     """Largest rise acc[j] − acc[i] over logged epochs with 0 ≤ epochs[j] − epochs[i] ≤ window.
 
     A step-like ("abrupt") curve rises by most of its range within a short window; a slow and steady

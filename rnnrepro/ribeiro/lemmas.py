@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as F
 
 
-def lemma1_ratios(n_pairs: int = 100_000, seed: int = 0):
+def lemma1_ratios(n_pairs: int = 100_000, seed: int = 0) -> tuple[float, float]:
     """f1 = sin 3x (L 3, M 1), f2 = tanh 2x (L 2, M 1), f3 = x/2 (L 0.5, M 0.5) on [-1, 1].
 
     Returns (max |Δ sum|/|Δx| / 5.5, max |Δ product|/|Δx| / 3.0): ratios to Lemma 1's bounds."""
@@ -64,7 +64,8 @@ def lemma2_checks(n: int = 100_000, n_y: int = 5, seed: int = 0) -> dict:
                 literal_bce_ratio=float(lit), corrected_bce_ratio=float(corrected))
 
 
-def eq18_ratio(n_x: int = 4, n_pairs: int = 10_000, T: int = 50, box: float = 0.5, seed: int = 0, scale_S: float = 1.0):
+def eq18_ratio(n_x: int = 4, n_pairs: int = 10_000, T: int = 50, box: float = 0.5, seed: int = 0,
+               scale_S: float = 1.0) -> float:
     """Eq. (18): ‖ŷ_t(θ, x0) − ŷ_t(φ, w0)‖ ≤ L_g S(t) ‖[θ, x0] − [φ, w0]‖ for a tanh RNN, ŷ = C x.
 
     θ = (W, U, b, C) with entries in [−box, box], x0 in [−1, 1]^n, a common input u_t ~ U[−1, 1].

@@ -7,6 +7,7 @@ Only interior points count; ties are not minima; a NaN neighbour (or value) neve
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 
 def _as_array(name: str, values, ndim: int) -> np.ndarray:
@@ -18,7 +19,7 @@ def _as_array(name: str, values, ndim: int) -> np.ndarray:
     return arr
 
 
-def strict_local_minima_mask_1d(v) -> np.ndarray:
+def strict_local_minima_mask_1d(v: ArrayLike) -> np.ndarray:
     """Boolean mask (n,): ``v[i] < v[i-1]`` and ``v[i] < v[i+1]``; the end points are False."""
     v = _as_array("v", v, 1)
     mask = np.zeros(v.shape, dtype=bool)
@@ -27,7 +28,7 @@ def strict_local_minima_mask_1d(v) -> np.ndarray:
     return mask
 
 
-def strict_local_minima_mask_2d(V) -> np.ndarray:
+def strict_local_minima_mask_2d(V: ArrayLike) -> np.ndarray:
     """Boolean mask (n, m): interior points strictly below all 8 neighbours; the border is False."""
     V = _as_array("V", V, 2)
     mask = np.zeros(V.shape, dtype=bool)
@@ -44,20 +45,20 @@ def strict_local_minima_mask_2d(V) -> np.ndarray:
     return mask
 
 
-def count_strict_local_minima_1d(v, return_indices: bool = False):
+def count_strict_local_minima_1d(v: ArrayLike, return_indices: bool = False) -> int | tuple[int, np.ndarray]:
     """Number of strict interior local minima of v (n,); with ``return_indices`` also their indices (k,)."""
     idx = np.flatnonzero(strict_local_minima_mask_1d(v))
     return (int(idx.size), idx) if return_indices else int(idx.size)
 
 
-def count_strict_local_minima_2d(V, return_indices: bool = False):
+def count_strict_local_minima_2d(V: ArrayLike, return_indices: bool = False) -> int | tuple[int, np.ndarray]:
     """Number of strict interior local minima of V (n, m) (8-neighbourhood); with ``return_indices``
     also their (row, column) indices (k, 2)."""
     idx = np.argwhere(strict_local_minima_mask_2d(V))
     return (int(len(idx)), idx) if return_indices else int(len(idx))
 
 
-def strict_minima_beyond(v, tol: float) -> np.ndarray:
+def strict_minima_beyond(v: ArrayLike, tol: float) -> np.ndarray:
     """Mask of interior points below both neighbours by more than tol (tol ≥ 0): local minima that
     round-off of size tol cannot create or remove."""
     v = np.asarray(v, float)
@@ -71,7 +72,7 @@ def strict_minima_beyond(v, tol: float) -> np.ndarray:
     return mask
 
 
-def density_ratio(mask, inside, outside) -> float:
+def density_ratio(mask: np.ndarray, inside: np.ndarray, outside: np.ndarray) -> float:
     """(marked points per grid point inside) / (marked points per grid point outside).
 
     mask, inside, outside: boolean arrays of one shape; the outside count is floored at 1."""

@@ -6,29 +6,40 @@ weights re-evaluated, and one epoch replayed from a shipped optimiser snapshot w
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 import torch
 import torch.nn.functional as F
 
 from rnnrepro.ribeiro import temporal_order as to
 from rnnrepro.ribeiro.batched_training import BatchedTrainer, forward, split_per_seed
 
+if TYPE_CHECKING:
+    from rnnrepro.book.artifacts import Artifact
+
 SOLVED = 0.95      #: "solves": final training and validation accuracy both at least this
 CHANCE = 0.25      #: guessing among 4 classes
 
 
-def paper_data(n: int = 1000, T: int = 150):
+DATA_SEEDS = (1, 2)   # the sweep's training and validation data seeds
+
+
+def paper_data(n: int = 1000, T: int = 150) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """(Xtr, ytr, Xva, yva) of the sweep: training data from seed 1, validation from seed 2 (n, T)."""
-    return (*to.make_data(n, T, 1), *to.make_data(n, T, 2))
+    return (*to.make_data(n, T, DATA_SEEDS[0]), *to.make_data(n, T, DATA_SEEDS[1]))
 
 
-def unflatten(theta, hidden: int = 50) -> list[torch.Tensor]:
+def unflatten(theta: torch.Tensor | np.ndarray, hidden: int = 50) -> list[torch.Tensor]:
     """Flat float32 vectors (S, D) in nn.Module order -> the 6 stacked parameter tensors (S, ...)."""
     return split_per_seed(theta, [p.shape for p in to.Classifier(hidden).parameters()])
 
 
 @torch.no_grad()
-def evaluate_flat(theta, X, y, *, hidden: int = 50, batch: int = 500):
+def evaluate_flat(theta: torch.Tensor | np.ndarray, X: torch.Tensor, y: torch.Tensor, *, hidden: int = 50,
+                  batch: int = 500) -> tuple[np.ndarray, np.ndarray]:
     """(mean cross entropy (S,), accuracy (S,)) numpy of S classifiers theta (S, D) on (X (n, T), y (n,))."""
     params = unflatten(torch.as_tensor(theta, dtype=torch.float32), hidden)
     loss, correct = 0.0, 0
@@ -46,7 +57,8 @@ def chance_sd(n: int) -> float:
     return float(np.sqrt(CHANCE * (1 - CHANCE) / n))
 
 
-def outcome_labels(train_acc, val_acc, *, n_val: int, solved: float = SOLVED, n_sd: float = 3.0) -> np.ndarray:
+def outcome_labels(train_acc: ArrayLike, val_acc: ArrayLike, *, n_val: int, solved: float = SOLVED,
+                   n_sd: float = 3.0) -> np.ndarray:
     """Per seed: "solved" (train and val ≥ solved), "memorised" (val within n_sd binomial sds of chance
     while train ≥ 0.5) or "other"."""
     tr, va = np.asarray(train_acc, float), np.asarray(val_acc, float)
@@ -55,7 +67,7 @@ def outcome_labels(train_acc, val_acc, *, n_val: int, solved: float = SOLVED, n_
                     np.where(at_chance & (tr >= 0.5), "memorised", "other"))
 
 
-def first_of(labels, label: str) -> int:
+def first_of(labels: ArrayLike, label: str) -> int:
     """Index of the first seed with this outcome label (ValueError if none)."""
     hit = np.flatnonzero(np.asarray(labels) == label)
     if not len(hit):
@@ -63,7 +75,9 @@ def first_of(labels, label: str) -> int:
     return int(hit[0])
 
 
-def replay(art, idx, data, *, snapshot: int, n_epochs: int = 1, theta=None, epoch: int | None = None):
+def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, snapshot: int, n_epochs: int = 1,
+           theta: torch.Tensor | np.ndarray | None = None,
+           epoch: int | None = None) -> tuple[torch.Tensor, np.ndarray]:
     """Resume the seeds ``idx`` of a shipped sweep from snapshot epoch ``snapshot`` for ``n_epochs`` on the CPU.
 
     ``theta`` (len(idx), D) replaces the snapshot's weights (a last-bit twin); ``epoch`` replaces the
@@ -82,14 +96,14 @@ def replay(art, idx, data, *, snapshot: int, n_epochs: int = 1, theta=None, epoc
     return torch.stack([bt.theta(k) for k in range(len(idx))]), loss.numpy()
 
 
-def gap_in_roundoff_units(a, b) -> float:
+def gap_in_roundoff_units(a: torch.Tensor | np.ndarray, b: torch.Tensor | np.ndarray) -> float:
     """max |a − b| / (eps32 · max |b|): a difference of float32 weight vectors in units of one rounding
     of the largest weight."""
     a, b = torch.as_tensor(a).double(), torch.as_tensor(b).double()
     return float((a - b).abs().max() / (np.finfo(np.float32).eps * b.abs().max()))
 
 
-def max_gain_per_seed(epochs, acc, window: float) -> np.ndarray:
+def max_gain_per_seed(epochs: ArrayLike, acc: ArrayLike, window: float) -> np.ndarray:
     """:func:`rnnrepro.ribeiro.learning_curves.max_gain_within` for each column of acc (E, S)."""
     from rnnrepro.ribeiro.learning_curves import max_gain_within
     acc = np.asarray(acc, float)

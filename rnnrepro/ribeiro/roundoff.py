@@ -10,6 +10,7 @@ caller states which n (the longest chain of dependent float32 operations behind 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 import torch
 
 FLOAT32_EPS = float(np.finfo(np.float32).eps)   # 2**-23 ≈ 1.19e-7
@@ -22,7 +23,7 @@ def relative_tolerance(n_ops: int) -> float:
     return int(n_ops) * FLOAT32_EPS
 
 
-def relative_gap(a, b) -> float:
+def relative_gap(a: ArrayLike, b: ArrayLike) -> float:
     """max_i |a_i − b_i| / max(|b_i|, tiny): the largest relative difference of two equal-length sequences."""
     a, b = np.asarray(a, float).ravel(), np.asarray(b, float).ravel()
     if a.shape != b.shape or a.size == 0:
@@ -30,7 +31,7 @@ def relative_gap(a, b) -> float:
     return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), np.finfo(float).tiny)))
 
 
-def flipped_sequences(acc_a, acc_b, n: int) -> int:
+def flipped_sequences(acc_a: ArrayLike, acc_b: ArrayLike, n: int) -> int:
     """Largest number of sequences whose prediction differs, from accuracies measured on n sequences."""
     a, b = np.asarray(acc_a, float).ravel(), np.asarray(acc_b, float).ravel()
     if a.shape != b.shape or a.size == 0 or n < 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 
 from rnnrepro.ribeiro import chaotic_lstm as cl
@@ -13,7 +15,8 @@ def _f(x, w):
     return torch.cat([h, c], 1)[0]
 
 
-def forward_sensitivity_grad(w: torch.Tensor, N: int, y: torch.Tensor, jacobians_after_step: bool = False):
+def forward_sensitivity_grad(w: torch.Tensor, N: int, y: torch.Tensor, jacobians_after_step: bool = False
+                             ) -> tuple[torch.Tensor, list[torch.Tensor], list[tuple[torch.Tensor, torch.Tensor]]]:
     """∇V by eq. (12)-(13): D_{t+1} = A_t D_t + B_t, J_t = C D_t, ∇V = (1/N) Σ J_tᵀ l'.
 
     w (16,); y (N, 2) targets for h_1..h_N; l = ‖ŷ − y‖², ŷ_t = h_t = C x_t with C = [I 0].
@@ -47,7 +50,7 @@ def autograd_grad(w: torch.Tensor, N: int, y: torch.Tensor) -> torch.Tensor:
     return g
 
 
-def unrolled_J(AB, t: int) -> torch.Tensor:
+def unrolled_J(AB: Sequence[tuple[torch.Tensor, torch.Tensor]], t: int) -> torch.Tensor:
     """Eq. (22): J_t = C Σ_{ℓ=1}^{t} (Π_{j=1}^{t−ℓ} A_{t−j+1}) B_ℓ (1-based t, F_t = 0, C = [I 0])."""
     total = torch.zeros_like(AB[0][1])
     for ell in range(1, t + 1):

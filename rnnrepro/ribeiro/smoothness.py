@@ -9,7 +9,10 @@ All float64.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 import torch
 
 from rnnrepro.core.cells import affine
@@ -17,7 +20,7 @@ from rnnrepro.core.lyapunov import largest_lyapunov
 from rnnrepro.ribeiro import chaotic_lstm as cl
 
 
-def tanh_teacher(n_x: int, gain: float, kind: str, seed: int = 0):
+def tanh_teacher(n_x: int, gain: float, kind: str, seed: int = 0) -> dict:
     """Teacher parameters dict(W (n,n), U (n,1), b (n,), C (1,n)).
 
     kind "orthogonal": W = gain·Q (Q orthogonal, ‖W‖₂ = gain); "gaussian": W = gain·G/√n.
@@ -57,7 +60,7 @@ def tanh_rnn_outputs(theta: dict, u: torch.Tensor, x0: torch.Tensor) -> torch.Te
     return torch.stack(ys, 1)
 
 
-def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns) -> np.ndarray:
+def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns: Sequence[int]) -> np.ndarray:
     """G(N) = max_k ‖∇_θ V_N(θ_k)‖ with V_N = mean_t (ŷ_t − y_t)², for each N in Ns. y (N_max,)."""
     out = []
     for N in Ns:
@@ -69,7 +72,8 @@ def grad_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, 
     return np.array(out)
 
 
-def curvature_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns, seed: int = 0) -> np.ndarray:
+def curvature_sup(theta_k: dict, y: torch.Tensor, u: torch.Tensor, x0: torch.Tensor, Ns: Sequence[int],
+                  seed: int = 0) -> np.ndarray:
     """H(N) = max_k |d²V_N(θ_k + ε d_k)/dε²| at ε = 0, along one random unit direction d_k per θ_k (double
     autograd); a lower bound on the Lipschitz constant of ∇V_N (Theorem 1(b)). Same arguments as grad_sup."""
     g = torch.Generator().manual_seed(seed)
@@ -104,7 +108,7 @@ def tanh_lyapunov(theta: dict, u: torch.Tensor, x0: torch.Tensor, burn: int = 10
     return lam[:, 0].numpy()
 
 
-def jacobian_norms(theta: dict, u: torch.Tensor, x0: torch.Tensor):
+def jacobian_norms(theta: dict, u: torch.Tensor, x0: torch.Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Along the trajectory of one tanh RNN (θ tensors without K dim): per step the state constant
     ‖∂f/∂x‖₂, the bias block ‖∂f/∂b‖₂ and the joint ‖[∂f/∂x, ∂f/∂(W,U,b)]‖₂. Returns three (N,) arrays."""
     W, U, b = theta["W"], theta["U"], theta["b"]
@@ -123,7 +127,8 @@ def jacobian_norms(theta: dict, u: torch.Tensor, x0: torch.Tensor):
     return np.array(Lx), np.array(Lb), np.array(Lj)
 
 
-def rotation_derivative_sups(Ns, delta_max: float = 0.05, n_grid: int = 20001, chunk: int = 2001):
+def rotation_derivative_sups(Ns: Sequence[int], delta_max: float = 0.05, n_grid: int = 20001,
+                             chunk: int = 2001) -> tuple[np.ndarray, np.ndarray]:
     """Rotation RNN with ŷ = x, x0 = (1, 0), V_N(δ) = 2 − (2/N) Σ_{t=1}^N cos(tδ) (δ = ω − ω*).
 
     Returns (G, H): sup over a δ-grid of |V_N'| and |V_N''| for each N in Ns (closed forms
@@ -159,7 +164,8 @@ def rotation_autograd_derivative(omega: float, omega_star: float, N: int) -> tup
     return float(g), float((2 / N) * (t * np.sin(t * (omega - omega_star))).sum())
 
 
-def lstm_line_derivatives(s, Ns, W0=None):
+def lstm_line_derivatives(s: ArrayLike, Ns: Sequence[int],
+                          W0: torch.Tensor | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Chaotic LSTM, V_N(s) = mean_{t≤N} ‖h_t(s·W0) − h_t(W0)‖² (no burn-in).
 
     Returns (dV (len(Ns), S), d2V (len(Ns), S)): first and second derivatives in s by autograd."""
@@ -176,7 +182,7 @@ def lstm_line_derivatives(s, Ns, W0=None):
     return np.array(d1), np.array(d2)
 
 
-def lstm_jacobian_sup(s, n_steps: int = 200) -> float:
+def lstm_jacobian_sup(s: ArrayLike, n_steps: int = 200) -> float:
     """sup over s and the trajectory from (h0, c0) of ‖∂(h,c)_{t+1}/∂(h,c)_t‖₂ for the chaotic LSTM at s·θ_true.
 
     The 4x4 Jacobian is assembled from four analytic JVPs (chaotic_lstm.step_tangent)."""
@@ -225,7 +231,7 @@ def linear_fixed_point(A: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return torch.linalg.solve(torch.eye(A.shape[0], dtype=A.dtype) - A, b)
 
 
-def linear_grad_sup(teacher: dict, b_k: torch.Tensor, Ns) -> np.ndarray:
+def linear_grad_sup(teacher: dict, b_k: torch.Tensor, Ns: Sequence[int]) -> np.ndarray:
     """G(N) = max_k ‖∇_b V_N(b_k)‖ for the linear RNN, by autograd through the simulation.
 
     teacher: dict(A (n,n), b (n,), c (n,)); b_k (K, n) student biases (A and c shared). Every run starts at the

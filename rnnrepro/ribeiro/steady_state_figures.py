@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import string
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rnnrepro.book.plotting import new_figure
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
-def steady_state_panel(ax, bif: dict, *, k: int, j: int, s, title: str | None = None, every: int = 3) -> None:
+
+def steady_state_panel(ax: Axes, bif: dict, *, k: int, j: int, s: ArrayLike, title: str | None = None,
+                       every: int = 3) -> None:
     """Scatter output ``j`` under constant input ``k`` of ``bif["out"]`` (P, K, n_ic, L, R) against ``s`` (P,),
     every ``every``-th steady-state step, coloured by initial state."""
     o = np.asarray(bif["out"])[:, k, :, ::every, j]                    # (P, n_ic, L / every)
@@ -22,7 +31,8 @@ def steady_state_panel(ax, bif: dict, *, k: int, j: int, s, title: str | None = 
         ax.set_title(title)
 
 
-def steady_state_grid(bif: dict, s, symbols, *, every: int = 6, fontsize: float = 7.0):
+def steady_state_grid(bif: dict, s: ArrayLike, symbols: Sequence[str], *, every: int = 6,
+                      fontsize: float = 7.0) -> Figure:
     """Every input (rows, named by ``symbols``) against every output (columns): a figure of K × R panels
     titled (a), (b), … row by row, all text at ``fontsize`` points. Returns the figure."""
     K, R = np.asarray(bif["out"]).shape[1], np.asarray(bif["out"]).shape[4]

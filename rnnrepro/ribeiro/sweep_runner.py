@@ -15,16 +15,19 @@ from __future__ import annotations
 import argparse
 import os
 from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Collection, Sequence
 from functools import partial
+from typing import Any
 
 import torch
 
-from rnnrepro.ribeiro.paper_sweep import paper_data
+from rnnrepro.ribeiro.paper_sweep import DATA_SEEDS, paper_data
 from rnnrepro.ribeiro.batched_training import BatchedTrainer, flat_per_seed
 
 
-def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, checkpoint_every: int = 100,
-             eval_every: int = 10, device: str = "cpu", threads: int = 1, snapshots=()) -> str:
+def run_task(seeds: Sequence[int], *, out: str, epochs: int, T: int, n: int, hidden: int = 50,
+             checkpoint_every: int = 100, eval_every: int = 10, device: str = "cpu", threads: int = 1,
+             snapshots: Sequence[int] = ()) -> str:
     """Train one seed batch to ``epochs`` (resuming from its checkpoint) and return the checkpoint path.
 
     The optimiser state is kept at every epoch in ``snapshots`` (and at epoch 0): a replay of the epochs
@@ -36,7 +39,7 @@ def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, 
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         data = paper_data(n, T)
-        bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device)
+        bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device, data_seeds=DATA_SEEDS)
         path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
         if os.path.exists(path):
             bt.load(path)
@@ -54,7 +57,8 @@ def run_task(seeds, *, out: str, epochs: int, T: int, n: int, hidden: int = 50, 
         torch.set_default_dtype(dtype)
 
 
-def run_sweep(seed_batches, *, workers: int = 1, scheduler: str | None = None, **task_kw) -> list[str]:
+def run_sweep(seed_batches: Sequence[Sequence[int]], *, workers: int = 1, scheduler: str | None = None,
+              **task_kw: Any) -> list[str]:
     """Run every seed batch as an independent task; return the checkpoint paths in batch order."""
     os.makedirs(task_kw["out"], exist_ok=True)
     if scheduler is not None:
@@ -68,19 +72,24 @@ def run_sweep(seed_batches, *, workers: int = 1, scheduler: str | None = None, *
         return list(ex.map(partial(run_task, **task_kw), [list(b) for b in seed_batches]))
 
 
-def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep=None) -> None:
+def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep: Collection[int] | None = None) -> None:
     """Ship a finished task checkpoint as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
 
     Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
     for every snapshot epoch e in ``keep`` (default: all), ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v``
     (S, D) (Adam's moments).
-    History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``."""
+    History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``.
+    The config (data sizes and seeds, width, batch, optimiser) is the one the checkpoint records
+    (:meth:`BatchedTrainer.config`); ValueError for a checkpoint that records none."""
     import numpy as np
 
     from rnnrepro.book.artifacts import save_artifact, update_manifest
     from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
     state = torch.load(checkpoint, weights_only=False)
+    if "config" not in state:
+        raise ValueError(f"{checkpoint} records no training config (a checkpoint written before checkpoints "
+                         "carried one): its data sizes, width and optimiser settings are not known")
     params = {"theta_init": flat_per_seed(state["snapshots"][0]["params"]),
               "theta_final": flat_per_seed(state["params"])}
     kept = {e: snap for e, snap in sorted(state["snapshots"].items()) if e and (keep is None or e in keep)}
@@ -91,17 +100,13 @@ def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep=None) 
     config = dict(seeds=list(state["seeds"]), epochs=int(state["epoch"]), steps=int(state["step"]),
                   snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())
                              if e == 0 or e in kept},
-                  T=TASK_DEFAULTS["T"], n_train=TASK_DEFAULTS["n"], n_val=TASK_DEFAULTS["n"], hidden=50,
-                  data_seeds=[1, 2], batch=100, lr=1e-3, milestones=[500, 1000, 2000], gamma=0.1, clip=0.25,
-                  reduction="sum", ran_on=ran_on)
+                  **state["config"], ran_on=ran_on)
     save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
     update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=int(state["seeds"][0]))
 
 
-TASK_DEFAULTS = dict(T=150, n=1000)
 
-
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--export", metavar="CHECKPOINT", help="ship a finished checkpoint as an artefact")

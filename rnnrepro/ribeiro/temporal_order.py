@@ -8,7 +8,10 @@ batches in order (no shuffling), float32, single thread, deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -20,7 +23,8 @@ N_CLASSES = 4
 WINDOWS = ((10, 19), (40, 49))
 
 
-def make_data(n: int, T: int, seed: int, windows=WINDOWS):
+def make_data(n: int, T: int, seed: int,
+              windows: Sequence[tuple[int, int]] = WINDOWS) -> tuple[torch.Tensor, torch.Tensor]:
     """Sequences (n, T) int64 in 0..5 and labels (n,) in 0..3, from np.random.RandomState(seed)."""
     rng = np.random.RandomState(seed)
     X = rng.randint(2, N_SYMBOLS, size=(n, T))
@@ -33,7 +37,7 @@ def make_data(n: int, T: int, seed: int, windows=WINDOWS):
     return torch.as_tensor(X), torch.as_tensor(y)
 
 
-def one_hot(X: torch.Tensor, dtype=torch.float32) -> torch.Tensor:
+def one_hot(X: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
     """(n, T) symbols -> (T, n, 6) one-hot inputs (time first, as nn.LSTM expects)."""
     return F.one_hot(X.T, N_SYMBOLS).to(dtype)
 
@@ -46,7 +50,7 @@ class Classifier(nn.Module):
         self.lstm = nn.LSTM(N_SYMBOLS, hidden)
         self.out = nn.Linear(hidden, N_CLASSES)
 
-    def forward(self, u):
+    def forward(self, u: torch.Tensor) -> torch.Tensor:
         return self.out(self.lstm(u)[0][-1])
 
 
@@ -61,7 +65,7 @@ def flat(model: nn.Module) -> torch.Tensor:
     return nn.utils.parameters_to_vector(model.parameters()).detach().clone()
 
 
-def set_flat(model: nn.Module, theta) -> None:
+def set_flat(model: nn.Module, theta: torch.Tensor | np.ndarray) -> None:
     """Write a copy of a flat vector (tensor or array) into the model's parameters, in the model's dtype
     (training never writes back into theta)."""
     theta = torch.as_tensor(theta).to(next(model.parameters()).dtype).clone()
@@ -78,7 +82,7 @@ def evaluation_chain(T: int, hidden: int, batch: int = 500) -> int:
 
 
 @torch.no_grad()
-def evaluate(model: nn.Module, X: torch.Tensor, y: torch.Tensor, batch: int = 500):
+def evaluate(model: nn.Module, X: torch.Tensor, y: torch.Tensor, batch: int = 500) -> tuple[float, float]:
     """(mean cross entropy, accuracy) of the model on (X, y), in the model's dtype."""
     dtype = next(model.parameters()).dtype
     loss, correct = 0.0, 0
@@ -105,7 +109,7 @@ class Trainer:
         self.history = {k: [] for k in ("epoch", "train_loss", "train_acc", "val_loss", "val_acc")}
         self._U = one_hot(data[0], next(model.parameters()).dtype)
 
-    def log(self):
+    def log(self) -> None:
         Xtr, ytr, Xva, yva = self.data
         self.history["epoch"].append(self.epoch)
         for name, (X, y) in (("train", (Xtr, ytr)), ("val", (Xva, yva))):
@@ -113,7 +117,7 @@ class Trainer:
             self.history[f"{name}_loss"].append(l)
             self.history[f"{name}_acc"].append(a)
 
-    def train_epoch(self):
+    def train_epoch(self) -> None:
         y = self.data[1]
         for k in range(0, len(y), self.batch):
             self.opt.zero_grad()
@@ -124,7 +128,7 @@ class Trainer:
         self.sched.step()
         self.epoch += 1
 
-    def run(self, epochs: int, log_every: int = 1, callback=None):
+    def run(self, epochs: int, log_every: int = 1, callback: Callable[[Trainer], None] | None = None) -> dict:
         """Train ``epochs`` epochs, logging every ``log_every`` (and at epoch 0 if nothing is logged yet);
         ``callback(trainer)`` after every epoch."""
         if not self.history["epoch"]:
@@ -145,7 +149,7 @@ class Trainer:
         return dict(theta=flat(self.model), adam_m=cat("exp_avg"), adam_v=cat("exp_avg_sq"),
                     step=int(st[0]["step"]), epoch=self.epoch)
 
-    def load_state(self, state: dict):
+    def load_state(self, state: dict) -> None:
         """Restore a :meth:`state` (after at least the constructor)."""
         set_flat(self.model, torch.as_tensor(np.asarray(state["theta"])))
         m, v = (torch.as_tensor(np.asarray(state[key])) for key in ("adam_m", "adam_v"))
@@ -172,14 +176,15 @@ def batched_params(model: Classifier, thetas: torch.Tensor) -> dict:
     return dict(W_ih=W_ih, W_hh=W_hh, b_ih=b_ih, b_hh=b_hh, C=C, d=d)
 
 
-def line_thetas(theta_init: torch.Tensor, theta_final: torch.Tensor, s) -> torch.Tensor:
+def line_thetas(theta_init: torch.Tensor, theta_final: torch.Tensor, s: ArrayLike) -> torch.Tensor:
     """θ(s) = s·θ_init + (1 − s)·θ_final for each s: (S, D) float64 (s = 0 is the final estimate)."""
     s = torch.as_tensor(np.asarray(s, float))[:, None]
     return s * theta_init.double()[None] + (1 - s) * theta_final.double()[None]
 
 
 @torch.no_grad()
-def line_cost(model: Classifier, thetas: torch.Tensor, X: torch.Tensor, y: torch.Tensor, chunk: int = 8):
+def line_cost(model: Classifier, thetas: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
+              chunk: int = 8) -> np.ndarray:
     """Mean cross entropy (S,) of the classifier at each row of thetas (S, D) on (X, y), float64,
     with the batched functional LSTM (cells.lstm_step)."""
     U = one_hot(X, torch.float64)                                   # (T, n, 6)
