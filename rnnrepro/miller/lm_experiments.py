@@ -12,6 +12,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from rnnrepro.core import language_model as lm
 from rnnrepro.miller.spectral_ball import spectral_projection
@@ -137,7 +138,7 @@ def run_fig2(size: str, seed: int, corpus: lm.Corpus, device: str = "cpu", verbo
 
 
 def run_fig3(size: str, seed: int, corpus: lm.Corpus, *, device: str = "cpu", updates: int | None = None,
-             cells=("rnn", "lstm"), tbptt: bool = True, resume: Resume | None = None) -> dict:
+             cells: tuple[str, ...] = ("rnn", "lstm"), tbptt: bool = True, resume: Resume | None = None) -> dict:
     """The sliding-window k-sweep for each cell (arrays <key>_<cell> of
     :func:`truncated_training.train_window_sweep`) and the TBPTT variant for the RNN (tbptt_<key>).
     ``resume``: checkpoints ``fig3_<size>_s<seed>_{window_<cell>,tbptt}.pt``."""
@@ -213,7 +214,7 @@ def relative_gap(stable: np.ndarray, unconstrained: np.ndarray) -> np.ndarray:
     return np.exp(np.asarray(stable)) / np.exp(np.asarray(unconstrained)) - 1.0
 
 
-def unamplified_prefix(floor, tol: float) -> int:
+def unamplified_prefix(floor: ArrayLike, tol: float) -> int:
     """Number of leading entries of ``floor`` (a last-bit twin's distance, same scale as ``tol``) that stay
     at most tol/10: the stretch of a float32 replay where round-off has not yet been amplified, so a
     fixed tolerance ``tol`` applies on any machine."""
@@ -225,14 +226,15 @@ def unamplified_prefix(floor, tol: float) -> int:
 TWIN_FACTOR = 10.0
 
 
-def twin_floor(live, twin) -> np.ndarray:
+def twin_floor(live: ArrayLike, twin: ArrayLike) -> np.ndarray:
     """Running maximum over updates (last axis) of |twin / live − 1|: how far float32 training has amplified
     a last-bit change of the initial weights by each update, on this machine. Shape of ``live``."""
     d = np.abs(np.asarray(twin, dtype=np.float64) / np.asarray(live, dtype=np.float64) - 1.0)
     return np.maximum.accumulate(d, axis=-1)
 
 
-def replay_excess(live, shipped, twin, *, base: float, factor: float = TWIN_FACTOR, tol: float = 1e-3) -> float:
+def replay_excess(live: ArrayLike, shipped: ArrayLike, twin: ArrayLike, *, base: float, factor: float = TWIN_FACTOR,
+                  tol: float = 1e-3) -> float:
     """max of |live / shipped − 1| / (base + factor · :func:`twin_floor`) over the updates before the floor
     exceeds tol/factor (:func:`unamplified_prefix`; later the two runs decorrelate and a replay shows nothing):
     at most 1 when a live float32 replay agrees with the shipped record within the round-off tolerance
@@ -248,7 +250,7 @@ def replay_excess(live, shipped, twin, *, base: float, factor: float = TWIN_FACT
     return float(np.max(np.abs(live / shipped - 1.0)[..., :n] / (base + factor * floor[..., :n])))
 
 
-def max_relative_difference(a, b) -> float:
+def max_relative_difference(a: ArrayLike, b: ArrayLike) -> float:
     """max |a − b| / |b| elementwise (b ≠ 0)."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -261,7 +263,7 @@ def seed_everything_cpu() -> None:
     torch.set_num_threads(1)
 
 
-def paired_t(gaps) -> float:
+def paired_t(gaps: ArrayLike) -> float:
     """mean / (standard deviation / √n) of per-seed gaps (n ≥ 2): the paired t statistic."""
     g = np.asarray(gaps, dtype=np.float64)
     if g.size < 2:
@@ -270,7 +272,7 @@ def paired_t(gaps) -> float:
     return float(g.mean() / (sd / np.sqrt(g.size))) if sd > 0 else float(np.sign(g.mean()) * np.inf)
 
 
-def seed_noise_gaps(losses) -> np.ndarray:
+def seed_noise_gaps(losses: ArrayLike) -> np.ndarray:
     """Relative perplexity gaps between consecutive seeds of the same model (cyclic): what a gap looks
     like without the projection, (n,) from mean cross entropies (n,)."""
     x = np.asarray(losses, dtype=np.float64)

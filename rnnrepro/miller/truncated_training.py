@@ -14,6 +14,9 @@ so distances are compared after the same number of training tokens.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
 import numpy as np
 import torch
 import torch.nn as nn
@@ -57,8 +60,9 @@ def _save_sweep(checkpoint, models, **state) -> None:
 
 
 def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch.Tensor, seed: int,
-                       updates: int, log_every: int, L: int = 65, device: str = "cpu", checkpoint=None,
-                       checkpoint_every: int | None = None, stop=None) -> dict:
+                       updates: int, log_every: int, L: int = 65, device: str = "cpu",
+                       checkpoint: str | Path | None = None, checkpoint_every: int | None = None,
+                       stop: Callable[[], bool] | None = None) -> dict:
     """Train one model per k in ``ks`` + [k_ref] in lockstep (sliding-window truncation), and a *twin*
     of the reference (k_ref) whose initial W_hh differs in the last bit of every entry: its distance to
     the reference is the float32 round-off floor amplified by training.
@@ -120,8 +124,8 @@ def train_window_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torc
 
 
 def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch.Tensor, seed: int,
-                      tokens: int, n_logs: int, device: str = "cpu", checkpoint=None,
-                      checkpoint_every: int | None = None, stop=None) -> dict:
+                      tokens: int, n_logs: int, device: str = "cpu", checkpoint: str | Path | None = None,
+                      checkpoint_every: int | None = None, stop: Callable[[], bool] | None = None) -> dict:
     """TBPTT reading: one model per k (bptt = k, state carried and detached), each trained on the same
     first ``tokens`` tokens of the stream (batchified); W_hh recorded at n_logs + 1 evenly spaced row
     counts. Returns dict(rows (n_logs + 1,), dist (n_logs + 1, len(ks)) = ‖W_k − W_ref‖₂, norm_ref).
