@@ -12,54 +12,55 @@ NAMES = {1: "1-norm", 2: "2-norm", np.inf: "∞-norm"}
 
 
 def contraction(t: np.ndarray, dists: dict, beta: float, t_star: np.ndarray, star: dict) -> Figure:
-    """Left: ‖x₁ − x₂‖_p / ‖·‖(0) per certified norm with e^{−βt}; right: the star network in ∞ and 1."""
+    """(a) ‖x₁ − x₂‖_p / ‖·‖(0) per certified norm with e^{−βt}; (b) the star network in ∞ and 1."""
     fig, (a, b) = new_figure(2, height=2.8)
     for o, d in dists.items():
         a.semilogy(t, d / d[0], label=f"W certified in the {NAMES[o]}")
     a.semilogy(t, np.exp(-beta * t), "k--", label=r"$e^{-\beta t}$")
-    a.set(xlabel="time t", ylabel="relative distance", title="Table 1 certificates")
+    a.set(xlabel="time t", ylabel="relative distance", title="(a) Table 1 certificates")
     a.legend()
     for o, d in star.items():
         b.plot(t_star, d / d[0], label=NAMES[o])
     b.plot(t_star, np.exp(-beta * t_star), "k--", label=r"$e^{-\beta t}$")
-    b.set(xlabel="time t", ylabel="relative distance", title="star network (‖W‖∞ < 4, ‖W‖₁ > 4)")
+    b.set(xlabel="time t", ylabel="relative distance", title="(b) star network (‖W‖∞ < 4, ‖W‖₁ > 4)")
     b.legend()
     return fig
 
 
 def descent(t: ArrayLike, curves: dict, alpha: float) -> Figure:
-    """Main run: L*(t) per τ (left), ratio ‖h − h*‖/‖h‖ per τ with the α line (right)."""
+    """Main run: (a) L*(t) per τ; (b) ratio ‖h − h*‖/‖h‖ per τ with the α line."""
     return training_runs(t, curves, alpha, "Example 1")
 
 
 def tau_sweep(taus: ArrayLike, max_ratio: ArrayLike, tau_star: float, alpha: float, taus_dev: ArrayLike,
               dev: ArrayLike) -> Figure:
-    """Left: max-ratio vs τ (log-log) with τ* and α; right: ‖w_τ(T) − w_gf(T)‖ vs τ."""
+    """(a) max-ratio vs τ (log-log) with τ* and α; (b) ‖w_τ(T) − w_gf(T)‖ vs τ."""
     fig, (a, b) = new_figure(2, height=2.8)
     a.loglog(taus, max_ratio, "o-")
     a.axvline(tau_star, color="C3", ls=":", label="τ* (recipe)")
     a.axhline(alpha, color="k", ls="--", label="α")
-    a.set(xlabel="τ", ylabel="max_t ‖h − h*‖/‖h‖", title="how conservative is τ*")
+    a.set(xlabel="τ", ylabel="max_t ‖h − h*‖/‖h‖", title="(a) how conservative is τ*")
     a.legend()
     b.loglog(taus_dev, dev, "o-")
-    b.set(xlabel="τ", ylabel="‖w_τ(T) − w_gf(T)‖_F", title="distance to the exact gradient flow")
+    b.set(xlabel="τ", ylabel="‖w_τ(T) − w_gf(T)‖_F", title="(b) distance to the exact gradient flow")
     return fig
 
 
 def perturbed_flows(runs: dict) -> Figure:
-    """v(z(t)) − min and ‖∇v‖ for the Theorem 2 / Corollary 1 runs (label -> (t, v, grad_norm))."""
-    fig, (a, b) = new_figure(2, height=2.8)
+    """(a) v(z(t)) and (b) ‖∇v‖ for the Theorem 2 / Corollary 1 runs (label -> (t, v, grad_norm)); the legend
+    sits below the panels, since the curves fill both."""
+    fig, (a, b) = new_figure(2, height=3.4)
     for label, (t, v, g) in runs.items():
         a.plot(t, v, label=label)
         b.semilogy(t, np.maximum(g, 1e-16), label=label)
-    a.set(xlabel="time t", ylabel="v(z(t))", title="objective", xscale="log")
-    b.set(xlabel="time t", ylabel="‖∇v(z(t))‖", title="gradient norm", xscale="log")
-    b.legend(fontsize=7)
+    a.set(xlabel="time t", ylabel="v(z(t))", title="(a) objective", xscale="log")
+    b.set(xlabel="time t", ylabel="‖∇v(z(t))‖", title="(b) gradient norm", xscale="log")
+    fig.legend(*b.get_legend_handles_labels(), loc="outside lower center", ncols=4, fontsize=7)
     return fig
 
 
 def squashing(t: ArrayLike, curves: dict, bound: float, dashed: dict | None = None) -> Figure:
-    """Example 3: loss at equilibrium (left) and ∞-norm certificate (right) along training; label -> (loss, cert).
+    """Example 3: (a) loss at equilibrium and (b) ∞-norm certificate along training; label -> (loss, cert).
 
     ``dashed`` (label -> (loss, cert)), if given, is drawn dashed in the colours of ``curves``, in order.
     """
@@ -72,8 +73,8 @@ def squashing(t: ArrayLike, curves: dict, bound: float, dashed: dict | None = No
         b.plot(t, cert, color=f"C{k}", ls="--", label=label)
     b.axhline(0.0, color="k", lw=0.8)
     b.axhline(bound, color="k", ls=":", label="−β_x")
-    a.set(xlabel="training time t", ylabel="g(x*(w))", title="loss")
-    b.set(xlabel="training time t", ylabel="−1 + L_σ'‖ω‖∞", title="∞-norm certificate")
+    a.set(xlabel="training time t", ylabel="g(x*(w))", title="(a) loss")
+    b.set(xlabel="training time t", ylabel="−1 + L_σ'‖ω‖∞", title="(b) ∞-norm certificate")
     a.legend(fontsize=7)
     b.legend(fontsize=7)
     return fig
@@ -91,19 +92,20 @@ def conservatism(beta_x: ArrayLike, tau_star: ArrayLike, tau_desc: ArrayLike) ->
 
 def adjoint_and_joint(t_adj: np.ndarray, d_adj: dict, *, t_ball: ArrayLike, y_over_R: ArrayLike, t_joint: ArrayLike,
                       joint_ratio: ArrayLike, beta_adj: float) -> Figure:
-    """Props. 1–3: adjoint distances in the dual (1) and primal (∞) norms; ‖y(t)‖/R; joint distance / envelope."""
+    """Props. 1–3: (a) adjoint distances in the dual (1) and primal (∞) norms; (b) ‖y(t)‖/R; (c) joint distance /
+    envelope."""
     fig, (a, b, c) = new_figure(3, height=2.6)
     for o, d in d_adj.items():
         a.plot(t_adj, d / d[0], label=NAMES[o])
     a.plot(t_adj, np.exp(-beta_adj * t_adj), "k--", label=r"$e^{-\beta t}$")
-    a.set(xlabel="time t", ylabel="‖y₁ − y₂‖ / ‖·‖(0)", title="Prop. 1: adjoint copies")
+    a.set(xlabel="time t", ylabel="‖y₁ − y₂‖ / ‖·‖(0)", title="(a) Prop. 1: adjoint copies")
     a.legend()
     b.plot(t_ball, y_over_R, color="C0", alpha=0.5)
     b.axhline(1.0, color="k", ls="--")
-    b.set(xlabel="time t", ylabel="‖y(t)‖₂ / R", title="Prop. 2: the ball R = L_x g/β_x")
+    b.set(xlabel="time t", ylabel="‖y(t)‖₂ / R", title="(b) Prop. 2: ball of radius R")
     c.plot(t_joint, joint_ratio, color="C2", alpha=0.5)
     c.axhline(1.0, color="k", ls="--")
-    c.set(xlabel="time t", ylabel="distance / (e^(−βt) · distance(0))", title="Prop. 3: joint (x, y)")
+    c.set(xlabel="time t", ylabel="distance / (e^(−βt) distance(0))", title="(c) Prop. 3: joint (x, y)")
     return fig
 
 
@@ -123,14 +125,14 @@ def alpha_tradeoff(alphas: ArrayLike, tau_star: ArrayLike, alphas_emp: ArrayLike
 
 
 def training_runs(t: ArrayLike, curves: dict, alpha: float, title: str) -> Figure:
-    """Loss at equilibrium (left) and gradient error (right) of optimisation-system runs; label -> (loss, ratio)."""
+    """(a) Loss at equilibrium and (b) gradient error of optimisation-system runs; label -> (loss, ratio)."""
     fig, (a, b) = new_figure(2, height=2.8)
     for label, (loss, ratio) in curves.items():
         a.semilogy(t, loss, label=label)
         b.semilogy(t, ratio, label=label)
     b.axhline(alpha, color="k", ls="--", label="α")
-    a.set(xlabel="weight time t", ylabel="g(x*(w(t)))", title=f"{title}: loss at the fixed point")
-    b.set(xlabel="weight time t", ylabel="‖h − h*‖ / ‖h‖", title=f"{title}: gradient error")
+    a.set(xlabel="weight time t", ylabel="g(x*(w(t)))", title=f"(a) {title}: loss at the fixed point")
+    b.set(xlabel="weight time t", ylabel="‖h − h*‖ / ‖h‖", title=f"(b) {title}: gradient error")
     a.legend(fontsize=7)
     b.legend(fontsize=7)
     return fig
