@@ -37,7 +37,7 @@ def curse(c: dict, exp_err: np.ndarray, ms: np.ndarray, eps: float, m_max: int) 
     axs[0].set_xlabel("width m")
     axs[0].set_ylabel("relative L¹ error")
     axs[0].legend()
-    axs[0].set_title("paper's construction (rates jβ)")
+    axs[0].set_title("(a) paper's construction (rates jβ)")
     mu, m_eps = 1 / c["omegas"], c["m_eps"]
     ext = m_eps > m_max
     axs[1].semilogy(mu, m_eps, "-", color="C0")
@@ -48,16 +48,17 @@ def curse(c: dict, exp_err: np.ndarray, ms: np.ndarray, eps: float, m_max: int) 
     axs[1].axhline(m_max, color="k", lw=0.5, ls=":")
     axs[1].set_xlabel("memory 1/ω")
     axs[1].set_ylabel(f"width for ε = {eps:g}")
-    axs[1].legend(loc="center right", fontsize="small")
+    axs[1].legend(loc="upper left", fontsize="small")
+    axs[1].set_title("(b) width for accuracy ε")
     axs[2].semilogy(1 / c["free_omegas"], c["w_min"], "s-", color="C1")
     axs[2].set_xlabel("memory 1/ω")
     axs[2].set_ylabel("smallest rate min w_i")
-    axs[2].set_title("placed rates")
+    axs[2].set_title("(c) placed rates")
     return fig
 
 
 def plateau_point(pp: dict) -> Figure:
-    """Loss, gradient norm and |small Hessian eigenvalue| at θ₀ vs memory, bump vs contrast."""
+    """(a) Loss, (b) gradient norm and (c) |small Hessian eigenvalue| at θ₀ vs memory, bump vs contrast."""
     fig, axs = new_figure(3, height=2.6)
     mus = pp["mus"]
     for name, style, lab in (("bump", "o-", "delayed bump (20)"), ("tail", "s--", "exp tail (contrast)")):
@@ -66,9 +67,11 @@ def plateau_point(pp: dict) -> Figure:
         axs[1].semilogy(mus, r["grad"], style, label=lab)
         axs[2].semilogy(mus, np.abs(r["eig"]).min(axis=1), style, label=lab)
     axs[0].set_ylim(0, 1.5 * pp["bump"]["J"].max())
-    for ax, yl in zip(axs, ("J(θ₀)", "‖∇J(θ₀)‖", "smallest |Hessian eigenvalue|")):
+    for ax, yl, title in zip(axs, ("J(θ₀)", "‖∇J(θ₀)‖", "smallest |Hessian eigenvalue|"),
+                             ("(a) loss", "(b) gradient norm", "(c) small Hessian eigenvalue")):
         ax.set_xlabel("memory 1/ω")
         ax.set_ylabel(yl)
+        ax.set_title(title)
     axs[0].legend()
     return fig
 
@@ -102,7 +105,7 @@ def fig2(taus: np.ndarray, curves: np.ndarray, mus: np.ndarray, level: float) ->
 def fig3(esc: dict, fit_tau: Fit, fit_sep: Fit, fit_mask: np.ndarray, power_law: np.ndarray | None = None) -> Figure:
     """log escape time vs memory with log-linear fits; the contrast target below; optionally the power
     law through the fitted range's end points (dotted, shape (fit_mask.sum(),))."""
-    fig, ax = new_figure(height=3.0, width=5.0)
+    fig, ax = new_figure(height=3.0, width=7.0)
     mus = esc["mus"]
     ax.semilogy(mus, esc["tau"], "o", label="τ₀(δ): loss drop")
     ax.semilogy(mus, esc["sep"], "s", label="τ_sep: parameter separation")
@@ -113,7 +116,7 @@ def fig3(esc: dict, fit_tau: Fit, fit_sep: Fit, fit_mask: np.ndarray, power_law:
         ax.semilogy(mus[fit_mask], power_law, ":", color="k", lw=0.8, label="power law, same end points")
     ax.set_xlabel("memory 1/ω")
     ax.set_ylabel("escape time")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))  # outside: the fits and the power law fill the axes
     return fig
 
 
@@ -141,16 +144,18 @@ def fig4(cf: dict, sp: dict, sp_mus: list[float]) -> Figure:
 def appendix(ad: dict, ae: dict) -> Figure:
     """(a) λ_min along Prop. D.1's critical line, two targets; (b) App. E escape steps vs ε."""
     fig, axs = new_figure(2, height=2.8)
-    for name, lab in (("cm", "e^{-t} + e^{-3t}"), ("mixed", "e^{-t} − 0.5e^{-3t}")):
+    for name, lab in (("cm", "$e^{-t} + e^{-3t}$"), ("mixed", "$e^{-t} - 0.5e^{-3t}$")):
         axs[0].plot(ad["s"], ad["lines"][name], label=lab)
     axs[0].axvline(0, color="k", lw=0.5)
     axs[0].axvline(1, color="k", lw=0.5)
     axs[0].set_xlabel("s on the line (s·â, (1−s)·â, ŵ, ŵ)")
     axs[0].set_ylabel("smallest Hessian eigenvalue")
-    axs[0].legend()
+    axs[0].set_title("(a) Prop. D.1: the critical line")
+    axs[0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2)  # below: the curves fill the panel
     for key, lab in (("gd", "GD"), ("hb", "heavy ball β = 0.9"), ("hb_tuned", "heavy ball, tuned β")):
         axs[1].loglog(ae["eps"], ae[key], "o-", label=lab)
     axs[1].set_xlabel("negative curvature ε")
     axs[1].set_ylabel("steps to escape")
+    axs[1].set_title("(b) App. E: escape with momentum")
     axs[1].legend()
     return fig
