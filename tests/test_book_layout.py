@@ -159,3 +159,28 @@ def test_the_package_has_no_import_circle():
     for module in sorted(graph):
         if module not in state:
             visit(module, [module])
+
+
+#: Chapters whose figure captions follow CONTRIBUTING's "Figures and captions" (the rest follow as they are redone).
+CAPTION_STYLED = ("dynamics", "flynn", "li", "ribeiro")
+CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|, at reduced scale\.)"
+                           r"|Not in the paper: \S)")
+#: Panels are named "(a) …; (b) …", never by position; a LaTeX command (\left, \top) is not a panel word.
+PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.I)
+
+
+@pytest.mark.parametrize("key", CAPTION_STYLED)
+def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
+    """Every figure cell carries a caption in its metadata; it opens with "Paper Fig. N replicated.", "Paper
+    Fig. N, at reduced scale." or "Not in the paper: …", and names its panels (a), (b), … rather than
+    left/right/top."""
+    nb = jupytext.read(REPO / all_chapters()[key].notebook)
+    figure_cells = [c for c in nb.cells if c.cell_type == "code" and "ledger.figure(" in c.source]
+    assert figure_cells, f"{key}: no figure cell"
+    for cell in figure_cells:
+        fig_id = re.search(r"ledger\.figure\(\s*[\"'](\w+)[\"']", cell.source).group(1)
+        meta = cell.metadata.get("mystnb", {}).get("figure", {})
+        caption = meta.get("caption", "")
+        assert CAPTION_START.match(caption), f"{key}: caption of {fig_id} opens {caption[:60]!r}"
+        found = PANEL_BY_POSITION.search(caption)
+        assert found is None, f"{key}: caption of {fig_id} names a panel by position ({found.group(0)!r})"
