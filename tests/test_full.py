@@ -59,3 +59,26 @@ def test_full_profile_passes(key, lower, tmp_path):
                          env=env, capture_output=True, text=True, cwd=REPO)
     where = "lower ISA" if lower else "native"
     assert res.returncode == 0, f"{key} full ({where}):\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
+
+
+def test_ship_full_records_the_commit_as_it_was_before_the_run(tmp_path, monkeypatch):
+    """The manifest's commit is read before the shipped files are written (they are tracked by git, so a
+    commit read afterwards would always say '-dirty')."""
+    calls = []
+
+    def fake_commit():
+        calls.append("commit")
+        return "abc123"
+
+    def fake_run(key, out, env=None):
+        calls.append("run")
+        (out / f"{key}.figures").mkdir(parents=True)
+        (out / f"{key}.ledger.json").write_text(json.dumps(
+            {"environment": {"cpu": {"model": "x"}}, "counts": {"reproduced": 1}}))
+        return 0, 0.1, ""
+
+    monkeypatch.setattr(full, "_git_commit", fake_commit)
+    monkeypatch.setattr(full, "_run_full", fake_run)
+    monkeypatch.setattr(full, "full_dir", lambda key: tmp_path / key / "full")
+    manifest = full.ship_full("dynamics", log=lambda *a: None)
+    assert calls == ["commit", "run"] and manifest["commit"] == "abc123"

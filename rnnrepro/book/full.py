@@ -100,6 +100,7 @@ def ship_full(key: str, *, lower_isa: bool = False, log=print) -> dict:
     from rnnrepro.book.machine import cpu_info, lower_isa_env
 
     get_chapter(key)
+    commit = _git_commit()   # before anything is written: the shipped files are tracked, so later it reads dirty
     with tempfile.TemporaryDirectory(prefix=f"rnnrepro-full-{key}-") as tmp:
         runs = {}
         plans = [("native", None)] + ([("lower_isa", lower_isa_env())] if lower_isa else [])
@@ -122,7 +123,7 @@ def ship_full(key: str, *, lower_isa: bool = False, log=print) -> dict:
             shutil.copy2(npz, folder / f"{key}.figures" / npz.name)
     files = {str(p.relative_to(folder)): sha256_file(p) for p in sorted(folder.rglob("*")) if p.is_file()}
     manifest = {"chapter": key, "profile": "full", "command": f"python -m rnnrepro ship-full {key}"
-                + (" --lower-isa" if lower_isa else ""), "commit": _git_commit(),
+                + (" --lower-isa" if lower_isa else ""), "commit": commit,
                 "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                 "machine": cpu_info(), "runs": runs, "files": files}
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
