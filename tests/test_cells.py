@@ -90,10 +90,10 @@ def test_lstm_gate_order_i_f_g_o():
     W_hh = torch.zeros(1, 4 * H, H, dtype=D)
     big = 50.0  # saturate one gate at a time via the bias: order i, f, g, o
     b = torch.tensor([[-big, big, 0.0, big]], dtype=D)  # i=0, f=1: c' = c; o=1
-    h1, c1 = lstm_step(h, c, None, None, W_hh, b, None)
+    h1, c1 = lstm_step(h, c, None, W_ih=None, W_hh=W_hh, b_ih=b, b_hh=None)
     assert torch.allclose(c1, c) and torch.allclose(h1, torch.tanh(c))
     b = torch.tensor([[big, -big, 0.5, -big]], dtype=D)  # i=1, f=0: c' = tanh(0.5); o=0: h'=0
-    h1, c1 = lstm_step(h, c, None, None, W_hh, b, None)
+    h1, c1 = lstm_step(h, c, None, W_ih=None, W_hh=W_hh, b_ih=b, b_hh=None)
     assert torch.allclose(c1, torch.tanh(torch.tensor(0.5, dtype=D)).expand(1, 1, 1))
     assert h1.abs().max() < 1e-20
 
@@ -102,11 +102,11 @@ def test_lstm_step_errors():
     h = torch.zeros(1, 2, 3, dtype=D)
     W_hh = torch.zeros(1, 12, 3, dtype=D)
     with pytest.raises(ValueError, match="same shape"):
-        lstm_step(h, h[:, :1], None, None, W_hh)
+        lstm_step(h, h[:, :1], None, W_ih=None, W_hh=W_hh)
     with pytest.raises(ValueError, match="4H"):
-        lstm_step(h, h, None, None, W_hh[:, :9])
+        lstm_step(h, h, None, W_ih=None, W_hh=W_hh[:, :9])
     with pytest.raises(ValueError, match=r"bias"):
-        lstm_step(h, h, None, None, W_hh, torch.zeros(1, 11, dtype=D))
+        lstm_step(h, h, None, W_ih=None, W_hh=W_hh, b_ih=torch.zeros(1, 11, dtype=D))
 
 
 def test_lstm_params_from_torch_rejects_unsupported():

@@ -83,7 +83,7 @@ def linear_step(h: Tensor, x: Tensor | None, A: Tensor, B: Tensor | None = None)
     return _add_input(affine(h, A, name="A"), x, B, "B")
 
 
-def lstm_step(h: Tensor, c: Tensor, x: Tensor | None, W_ih: Tensor | None, W_hh: Tensor,
+def lstm_step(h: Tensor, c: Tensor, x: Tensor | None, *, W_ih: Tensor | None, W_hh: Tensor,
               b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """One step of ``torch.nn.LSTM`` (gate order i, f, g, o), batched over parameter sets.
 
@@ -150,6 +150,6 @@ def lstm_concat_step(W_ih: Tensor | None, W_hh: Tensor, b_ih: Tensor | None = No
     """
     def step(z: Tensor, x: Tensor | None = None) -> Tensor:
         _check_state(z, "z")
-        return concat_state(*lstm_step(*split_state(z), x, W_ih, W_hh, b_ih, b_hh))
+        return concat_state(*lstm_step(*split_state(z), x, W_ih=W_ih, W_hh=W_hh, b_ih=b_ih, b_hh=b_hh))
 
     return step

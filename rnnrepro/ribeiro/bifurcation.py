@@ -32,7 +32,7 @@ def steady_states(W_ih: torch.Tensor, W_hh: torch.Tensor, b_ih: torch.Tensor, b_
     x = inputs.to(W_hh.dtype).repeat_interleave(n_ic, 0)                       # (K·n_ic, I)
     outs, cmax = [], torch.zeros(P, K * n_ic, dtype=W_hh.dtype)
     for t in range(n_steps):
-        h, c = cells.lstm_step(h, c, x, W_ih, W_hh, b_ih, b_hh)
+        h, c = cells.lstm_step(h, c, x, W_ih=W_ih, W_hh=W_hh, b_ih=b_ih, b_hh=b_hh)
         cmax = torch.maximum(cmax, c.abs().amax(-1))
         if t >= burn:
             outs.append(readout(h))

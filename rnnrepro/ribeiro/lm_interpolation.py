@@ -65,7 +65,7 @@ def bifurcation(model: WordLM, thetas: torch.Tensor, token_ids, *, n_ic: int = 1
     logits, hs, cmax = [], [], torch.zeros(P, K * n_ic, dtype=torch.float64)
     cmax_start = cmax.clone()
     for t in range(n_steps):
-        h, c = cells.lstm_step(h, c, x, f["W_ih"], f["W_hh"], f["b_ih"], f["b_hh"])
+        h, c = cells.lstm_step(h, c, x, W_ih=f["W_ih"], W_hh=f["W_hh"], b_ih=f["b_ih"], b_hh=f["b_hh"])
         cmax = torch.maximum(cmax, c.abs().amax(-1))
         if t == n_steps - window - 1:
             cmax_start = cmax.clone()

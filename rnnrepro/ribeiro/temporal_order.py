@@ -196,7 +196,7 @@ def line_cost(model: Classifier, thetas: torch.Tensor, X: torch.Tensor, y: torch
         h = torch.zeros(Pn, U.shape[1], H, dtype=torch.float64)
         c = torch.zeros_like(h)
         for t in range(U.shape[0]):
-            h, c = cells.lstm_step(h, c, U[t], P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"])
+            h, c = cells.lstm_step(h, c, U[t], W_ih=P["W_ih"], W_hh=P["W_hh"], b_ih=P["b_ih"], b_hh=P["b_hh"])
         logits = torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
         out.append(F.cross_entropy(logits.reshape(-1, N_CLASSES), y.repeat(Pn), reduction="none").view(Pn, -1).mean(1))
     return torch.cat(out).numpy()
