@@ -169,17 +169,22 @@ CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|,
 PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.I)
 
 
-@pytest.mark.parametrize("key", CAPTION_STYLED)
+@pytest.mark.parametrize("key", sorted(all_chapters()))
 def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
-    """Every figure cell carries a caption in its metadata; it opens with "Paper Fig. N replicated.", "Paper
-    Fig. N, at reduced scale." or "Not in the paper: …", and names its panels (a), (b), … rather than
-    left/right/top."""
+    """Every figure cell's metadata names the figure ``fig-<key>-<fig_id>``, repeating its ``ledger.figure``
+    id (every chapter). In the chapters of CAPTION_STYLED it also carries a caption that opens with "Paper
+    Fig. N replicated.", "Paper Fig. N, at reduced scale." or "Not in the paper: …", and names its panels
+    (a), (b), … rather than left/right/top."""
     nb = jupytext.read(REPO / all_chapters()[key].notebook)
     figure_cells = [c for c in nb.cells if c.cell_type == "code" and "ledger.figure(" in c.source]
     assert figure_cells, f"{key}: no figure cell"
     for cell in figure_cells:
         fig_id = re.search(r"ledger\.figure\(\s*[\"'](\w+)[\"']", cell.source).group(1)
         meta = cell.metadata.get("mystnb", {}).get("figure", {})
+        name = meta.get("name", "")
+        assert name == f"fig-{key}-{fig_id}", f"{key}: figure {fig_id} is named {name!r}, not 'fig-{key}-{fig_id}'"
+        if key not in CAPTION_STYLED:
+            continue
         caption = meta.get("caption", "")
         assert CAPTION_START.match(caption), f"{key}: caption of {fig_id} opens {caption[:60]!r}"
         found = PANEL_BY_POSITION.search(caption)
