@@ -22,24 +22,25 @@ def _positive(x) -> np.ndarray:
 
 def lemma1_truncation(ks: Sequence[int], errors: Mapping[str, torch.Tensor], bound: torch.Tensor) -> Figure:
     """Lemma 1: the median over instances of sup_t ‖h_t − h_t^k‖ against k for the systems ``lds``, ``tanh``,
-    ``lds_unstable`` and ``tanh_unstable`` (each (K, n)), with the bound (K,)."""
-    fig, ax = new_figure(1, height=3.0, width=5.0)
+    ``lds_unstable`` and ``tanh_unstable`` (each (K, n)), with the bound (K,). The legend sits outside the axes:
+    the curves reach every corner."""
+    fig, ax = new_figure(1, height=3.0, width=6.5)
     for name, style in (("lds", "C0-"), ("tanh", "C1-"), ("lds_unstable", "C3:"), ("tanh_unstable", "C4:")):
         ax.semilogy(ks, errors[name].median(dim=1).values, style, label=name.replace("_", ", "))
     ax.semilogy(ks, bound, "k--", label=r"bound $\lambda^k L_x B_x/(1-\lambda)$")
     ax.set(xlabel="truncation length k", ylabel=r"$\sup_t \|h_t - h^k_t\|$ (median)", ylim=(1e-16, 1e12))
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return fig
 
 
 def gradient_gaps(ks: Sequence[int], gaps: Mapping[str, torch.Tensor], lam: float) -> Figure:
-    """Paper Fig. 1(a): the median gradient gap ‖∇p_T − ∇p_T^k‖ against k, as printed (left: ``literal_lds``,
-    ``literal_tanh``) and calibrated (right: ``orth_lds``, ``calibrated_tanh``), each (n, K), with kλ^k drawn
-    through the first system's median at k = 5."""
+    """Paper Fig. 1(a): the median gradient gap ‖∇p_T − ∇p_T^k‖ against k, as printed (panel (a):
+    ``literal_lds``, ``literal_tanh``) and calibrated (panel (b): ``orth_lds``, ``calibrated_tanh``), each (n, K),
+    with kλ^k drawn through the first system's median at k = 5."""
     kk = torch.tensor(ks, dtype=torch.float64)
     fig, axes = new_figure(2, height=3.0)
-    for ax, panel, names in ((axes[0], "literal (as printed)", ("literal_lds", "literal_tanh")),
-                             (axes[1], "calibrated U/√d; LDS with W = λQ", ("orth_lds", "calibrated_tanh"))):
+    for ax, panel, names in ((axes[0], "(a) literal (as printed)", ("literal_lds", "literal_tanh")),
+                             (axes[1], "(b) calibrated U/√d; LDS with W = λQ", ("orth_lds", "calibrated_tanh"))):
         for name, style in zip(names, ("C0-", "C1-")):
             med = gaps[name].median(dim=0).values
             ax.semilogy(kk[med > 0], med[med > 0], style, label=name.split("_", 1)[1].replace("_", " "))
@@ -64,44 +65,45 @@ def hessian_norms(lengths: Sequence[int], hessians: Mapping[str, torch.Tensor]) 
 
 def counterexample_errors(t: np.ndarray, errors: Mapping[float, Sequence], *, ks: Sequence[int],
                           log10_a: Sequence[float]) -> Figure:
-    """Props. 3–4: (left) |y_t − y_t^k| against t (T,) for a = 2 at each k of ``ks`` and for a = 0.5 at
-    ``ks[1]`` (``errors[a]``: one (T,) row per k; zeros not drawn); (right) log10 log10 |a_i| of unconstrained
+    """Props. 3–4: (a) |y_t − y_t^k| against t (T,) for a = 2 at each k of ``ks`` and for a = 0.5 at
+    ``ks[1]`` (``errors[a]``: one (T,) row per k; zeros not drawn); (b) log10 log10 |a_i| of unconstrained
     gradient descent, ``log10_a`` (I,)."""
     fig, axes = new_figure(2, height=2.8)
     for e, k in zip(errors[2.0], ks):
         axes[0].semilogy(t, _positive(e), label=f"a = 2, k = {k}")
     axes[0].semilogy(t, _positive(errors[0.5][1]), "k:", label=f"a = 0.5, k = {ks[1]}")
-    axes[0].set(xlabel="time t", ylabel=r"$|y_t - y^k_t|$", ylim=(1e-20, 1e20))
+    axes[0].set(xlabel="time t", ylabel=r"$|y_t - y^k_t|$", ylim=(1e-20, 1e20), title="(a) Prop. 3: truncation error")
     axes[0].legend(fontsize=7)
     axes[1].plot(range(len(log10_a)), np.log10(np.maximum(np.abs(log10_a), 1e-3)), "C3o-", label="unconstrained")
-    axes[1].set(xlabel="GD step i", ylabel=r"$\log_{10}\log_{10}|a_i|$")
+    axes[1].set(xlabel="GD step i", ylabel=r"$\log_{10}\log_{10}|a_i|$", title="(b) Prop. 4: unconstrained GD")
     axes[1].legend(fontsize=7)
     return fig
 
 
 def lstm_distances(distances: Mapping[str, torch.Tensor], *, d0: float, lam_inf: float) -> Figure:
     """Prop. 5: the largest ‖s_t − s'_t‖∞ against t for the LSTMs ``stable``, ``big``, ``bias10`` (each
-    (T, n), t = 1..T), with λ∞^t d0."""
+    (T, n), t = 1..T), with λ∞^t d0. The legend sits outside the axes (the stable curve runs through the lower left)."""
     n_steps = distances["stable"].shape[0]
     t = np.arange(1, n_steps + 1)
-    fig, ax = new_figure(1, height=3.0, width=5.0)
+    fig, ax = new_figure(1, height=3.0, width=6.0)
     for name, style in (("stable", "C0-"), ("big", "C1-"), ("bias10", "C3-")):
         ax.semilogy(t, distances[name].max(dim=1).values.clamp(min=1e-17), style, label=name)
     ax.semilogy(t, d0 * lam_inf ** t, "k--", label=r"$\lambda_\infty^t d_0$")
     ax.set(xlabel="time step t", ylabel=r"largest $\|s_t - s'_t\|_\infty$")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return fig
 
 
 def weight_gaps(runs: Mapping[str, dict], schedules: Sequence[str], *, diameter: float, ks: Sequence[int],
                 final_gaps: Mapping[str, torch.Tensor], tanh_ks: Sequence[int], lam: float) -> Figure:
-    """Paper Fig. 1(b): (left) the median ‖W_t^trunc − W_t^recurr‖_F against GD step t for the LDS under each
+    """Paper Fig. 1(b): (a) the median ‖W_t^trunc − W_t^recurr‖_F against GD step t for the LDS under each
     step-size schedule (``runs["lds"]["delta"]`` (N+1, n, S, K) at the last k; thick: its untruncated twin
-    ``runs["lds"]["twin"]`` (N+1, n, S)) and the literal LDS (``runs["literal"]["delta"]``); (right) δ_N against
-    k (``final_gaps[system]`` (n, S, K); tanh at ``tanh_ks``), with λ^k through k = 5."""
+    ``runs["lds"]["twin"]`` (N+1, n, S)) and the literal LDS (``runs["literal"]["delta"]``); (b) δ_N against
+    k (``final_gaps[system]`` (n, S, K); tanh at ``tanh_ks``), with λ^k through k = 5. Each legend sits below its
+    panel (the curves come close to every corner)."""
     n_steps = runs["lds"]["delta"].shape[0] - 1
     steps = np.arange(n_steps + 1)
-    fig, axes = new_figure(2, height=3.0)
+    fig, axes = new_figure(2, height=3.6)
     for j, (sname, style) in enumerate(zip(schedules, ("C0-", "C1-", "C3-"))):
         axes[0].semilogy(steps, runs["lds"]["delta"][:, :, j, -1].median(dim=1).values.clamp(min=1e-17), style,
                          label=f"LDS, α{'' if sname == 'constant' else '·' + sname}")
@@ -110,34 +112,34 @@ def weight_gaps(runs: Mapping[str, dict], schedules: Sequence[str], *, diameter:
     axes[0].semilogy(steps, runs["literal"]["delta"][:, :, 0, 0].median(dim=1).values, "k:", label="LDS literal, α/t")
     axes[0].axhline(diameter, color="grey", lw=0.8)
     axes[0].set(xlabel="GD step t", ylabel=r"$\|W_t^{\mathrm{trunc}} - W_t^{\mathrm{recurr}}\|_F$ (median)",
-                title=f"k = {ks[-1]} (thick: untruncated twin)")
-    axes[0].legend(fontsize=7)
+                title=f"(a) k = {ks[-1]} (thick: untruncated twin)")
+    axes[0].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2)
     axes[1].semilogy(ks, final_gaps["lds"][:, 0].median(dim=0).values, "C0o-", label="LDS, α/t")
     axes[1].semilogy(ks, final_gaps["lds_unstable"][:, 0].median(dim=0).values, "C3s:", label="unstable, α/t")
     axes[1].semilogy(tanh_ks, final_gaps["tanh"][:, 0].median(dim=0).values.clamp(min=1e-17), "C1^-",
                      label="tanh, α/t")
     axes[1].semilogy(ks, float(final_gaps["lds"][:, 0, 0].median()) * lam ** (np.array(ks) - 5.0), "k--",
                      label=r"$\lambda^k$ (through k = 5)")
-    axes[1].set(xlabel="truncation length k", ylabel=r"$\delta_N$ (median)", title=f"after N = {n_steps} steps")
-    axes[1].legend(fontsize=7)
+    axes[1].set(xlabel="truncation length k", ylabel=r"$\delta_N$ (median)", title=f"(b) after N = {n_steps} steps")
+    axes[1].legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2)
     return fig
 
 
 def language_model_training(val_loss: np.ndarray, norm: np.ndarray, *, seeds: Sequence[int]) -> Figure:
-    """§7.2: (left) validation perplexity per epoch, unconstrained (solid) and stable (dashed), one colour per
-    seed, ``val_loss`` (S, 2, E+1) with epoch 0 not drawn; (right) ‖W‖₂ per update of the first seed, ``norm``
+    """§7.2: (a) validation perplexity per epoch, unconstrained (solid) and stable (dashed), one colour per
+    seed, ``val_loss`` (S, 2, E+1) with epoch 0 not drawn; (b) ‖W‖₂ per update of the first seed, ``norm``
     (2, U), with the unit line."""
     fig, axes = new_figure(2, height=3.0)
     ep = np.arange(1, val_loss.shape[2])
     for s in range(val_loss.shape[0]):
         axes[0].plot(ep, np.exp(val_loss[s, 0, 1:]), f"C{s}-o", ms=3, label=f"seed {seeds[s]}")
         axes[0].plot(ep, np.exp(val_loss[s, 1, 1:]), f"C{s}--o", ms=3)
-    axes[0].set(xlabel="epoch", ylabel="validation perplexity", xticks=ep)
+    axes[0].set(xlabel="epoch", ylabel="validation perplexity", xticks=ep, title="(a) every seed")
     axes[0].legend(fontsize=7)
     axes[1].plot(norm[0], "C3-", lw=0.8, label="unconstrained")
     axes[1].plot(norm[1], "C0-", lw=0.8, label="stable (projected)")
     axes[1].axhline(1.0, color="k", ls=":", lw=0.8)
-    axes[1].set(xlabel="update", ylabel=r"$\|W\|_2$")
+    axes[1].set(xlabel="update", ylabel=r"$\|W\|_2$", title=f"(b) seed {seeds[0]}")
     axes[1].legend(fontsize=7)
     return fig
 
@@ -146,7 +148,7 @@ def input_gradient_profiles(profiles: Mapping[str, np.ndarray], control: np.ndar
     """Paper Fig. 2: ‖∇_{x_{s−i}} p_s‖ against the lag i = 1..L for the tanh RNN and the LSTM, one line per
     epoch (``profiles[cell]`` (E, L+1), lag 0 not drawn), the RNN with its control profile (L+1,) dotted."""
     fig, axes = new_figure(2, height=3.0, sharey=True)
-    for ax, c, name in ((axes[0], "rnn", "tanh RNN"), (axes[1], "lstm", "LSTM")):
+    for ax, c, name in ((axes[0], "rnn", "(a) tanh RNN"), (axes[1], "lstm", "(b) LSTM")):
         lags = np.arange(1, profiles[c].shape[1])
         E = profiles[c].shape[0]
         for e in range(E):
