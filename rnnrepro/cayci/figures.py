@@ -33,7 +33,7 @@ def architecture() -> Figure:
 
 
 def memory_functions(T: ArrayLike, curves: dict, mreq_T: ArrayLike, mreq: dict) -> Figure:
-    """F1. Left: μ_T vs T per z = σ₁α_m; right: Theorem 1's required width vs T per α (ε = 0.1)."""
+    """F1. (a) μ_T vs T per z = σ₁α_m; (b) Theorem 1's required width vs T per α (ε = 0.1)."""
     fig, (a, b) = new_figure(2, height=2.8)
     for z, mu in curves.items():
         a.semilogy(T, mu, label=f"σ₁α_m = {z:g}")
@@ -49,14 +49,15 @@ def memory_functions(T: ArrayLike, curves: dict, mreq_T: ArrayLike, mreq: dict) 
 
 def lemma1(t: ArrayLike, emp: dict, printed: dict, corrected: dict, *, Tw: ArrayLike, worst: dict, worst_bound: dict,
            perturbed: ArrayLike) -> Figure:
-    """F2. (a, b) max_i ‖∂_{Θ_i}H_t‖ with printed and corrected L_t; (c) worst-case input vs σ₁μ₀,t."""
-    fig, axes = new_figure(3, height=2.8)
+    """F2. (a, b) max_i ‖∂_{Θ_i}H_t‖ with printed and corrected L_t; (c) worst-case input vs σ₁μ₀,t. The legend of
+    (a) and (b) sits below the panels (the measured curve runs under any corner of (a))."""
+    fig, axes = new_figure(3, height=3.2)
     for ax, key, letter in zip(axes[:2], emp, "ab"):
         ax.semilogy(t, emp[key], "o-", label="measured max")
         ax.semilogy(t, printed[key], "--", label="printed L_t")
         ax.semilogy(t, corrected[key], "k-", lw=0.8, label="corrected L_t")
         ax.set(xlabel="t", ylabel="max ‖∂_Θi H_t‖", title=f"({letter}) {key}")
-        ax.legend()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7)
     c = axes[2]
     for al, g in worst.items():
         c.semilogy(Tw, g, label=f"α = {al:g}")
@@ -80,8 +81,12 @@ def calculators(eps: np.ndarray, m1: ArrayLike, tau1: ArrayLike, m2: ArrayLike, 
 
 
 def rate_panels(panels: list[dict]) -> Figure:
-    """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y}, xlabel, ylabel, title."""
-    fig, axes = new_figure(len(panels), height=2.8)
+    """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y}, xlabel, ylabel, title.
+    Each legend sits below its panel (the curves and guides fill the axes), two columns when panels stand side by
+    side; the figure grows by the legend's rows."""
+    ncols = 2 if len(panels) > 1 else max(len(p["curves"]) + len(p.get("guides", {})) for p in panels)
+    rows = max(-(-(len(p["curves"]) + len(p.get("guides", {}))) // ncols) for p in panels)
+    fig, axes = new_figure(len(panels), height=2.8 + 0.2 * rows)
     axes = np.atleast_1d(axes)
     for ax, p in zip(axes, panels):
         for label, y in p["curves"].items():
@@ -92,7 +97,7 @@ def rate_panels(panels: list[dict]) -> Figure:
         if len(p["x"]) <= 5:
             ax.set_xticks(p["x"], [f"{v:g}" for v in p["x"]])
             ax.minorticks_off()
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=ncols)
     return fig
 
 
