@@ -162,7 +162,7 @@ def test_the_package_has_no_import_circle():
 
 
 #: Chapters whose figure captions follow CONTRIBUTING's "Figures and captions" (the rest follow as they are redone).
-CAPTION_STYLED = ("dynamics", "flynn", "li", "ribeiro")
+CAPTION_STYLED = ("cayci", "dynamics", "flynn", "li", "miller", "ribeiro")
 CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|, at reduced scale\.)"
                            r"|Not in the paper: \S)")
 #: Panels are named "(a) …; (b) …", never by position; a LaTeX command (\left, \top) is not a panel word.
