@@ -82,3 +82,28 @@ def test_ship_full_records_the_commit_as_it_was_before_the_run(tmp_path, monkeyp
     monkeypatch.setattr(full, "full_dir", lambda key: tmp_path / key / "full")
     manifest = full.ship_full("dynamics", log=lambda *a: None)
     assert calls == ["commit", "run"] and manifest["commit"] == "abc123"
+
+
+def _readme_verdict(counts: dict, findings: int) -> str:
+    """The README's wording of a chapter's paper-claim counts, e.g. '42 paper claims: 22 reproduced, 13 partial,
+    4 not reproduced, 3 errata; 7 findings of ours' (statuses with no claim left out)."""
+    total = sum(counts.values())
+    names = {"reproduced": "reproduced", "partial": "partial", "not reproduced": "not reproduced", "erratum": "errata"}
+    if counts.get("reproduced") == total:
+        text = f"{total} paper claims, all reproduced"
+    else:
+        text = f"{total} paper claims: " + ", ".join(f"{n} {names[k]}" for k, n in counts.items() if n)
+    if findings:
+        text += f"; {findings} finding{'s' if findings > 1 else ''} of ours"
+    return text
+
+
+@pytest.mark.parametrize("key", sorted(all_chapters()))
+def test_readme_states_the_shipped_full_counts(key):
+    """The README's chapter table quotes each chapter's paper-claim counts at the shipped full profile."""
+    shipped = full.shipped_full(key)
+    if shipped is None:
+        pytest.skip(f"{key}: no shipped full result")
+    row = next(line for line in (REPO / "README.md").read_text().splitlines() if line.startswith(f"| `{key}` |"))
+    expected = _readme_verdict(shipped["counts"], shipped.get("findings", 0))
+    assert expected in row, f"README row of {key} should say: {expected}"
