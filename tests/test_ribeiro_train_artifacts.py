@@ -57,3 +57,15 @@ def test_train_and_save_writes_the_artefact_and_resumes_to_the_same_one(tmp_path
     b = load_artifact(tmp_path / "resumed", "lm")
     assert np.array_equal(a.params["theta_final"], b.params["theta_final"])
     assert a.history == b.history
+
+
+def test_lm_history_is_the_record_the_chapter_reads_in_both_modes():
+    """The chapter's `train` mode (the full profile) and the shipped artefact give lm_history's keys: a
+    history straight from core.language_model.train lacks 'update' (the full run failed on that)."""
+    data = lm.synthetic_corpus(2000)
+    h = lm.train(lm.new_model(ta.model_config(TINY), 0), data.train, data.valid, ta.model_config(TINY),
+                 record_norm=False)
+    assert "update" not in h
+    rec = ta.lm_history(h)
+    assert set(rec) == {"update", "train_loss", "epoch", "val_loss"}
+    assert rec["update"] == list(range(1, len(h["train_loss"]) + 1)) and rec["val_loss"] == h["val_loss"]

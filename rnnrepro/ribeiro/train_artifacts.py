@@ -84,12 +84,18 @@ def train_and_save(directory, seed: int, command: str, *, cfg: dict | None = Non
     t0 = time.process_time()
     h = lm.train(model, data.train, data.valid, model_config(cfg), record_norm=False, verbose=True,
                  checkpoint=checkpoint, checkpoint_every=checkpoint_every, stop=stop)
-    hist = {"update": list(range(1, len(h["train_loss"]) + 1)), "train_loss": h["train_loss"],
-            "epoch": h["epoch"], "val_loss": h["val_loss"]}
+    hist = lm_history(h)
     cfg["cpu_s"] = time.process_time() - t0
     cfg["vocab_head"] = data.vocab.itos[:20]
     cfg["theta_init_sha256"] = theta_sha256(theta_init)
     save_artifact(directory, "lm", {"theta_final": flat(model)}, history=hist, config=cfg, command=command)
+
+
+def lm_history(h: dict) -> dict:
+    """The chapter's record of a :func:`~rnnrepro.core.language_model.train` history: per update 'update'
+    (1, 2, …) and 'train_loss', per epoch 'epoch' and 'val_loss' (epoch 0 = initialisation)."""
+    return {"update": list(range(1, len(h["train_loss"]) + 1)), "train_loss": h["train_loss"],
+            "epoch": h["epoch"], "val_loss": h["val_loss"]}
 
 
 def save_lm_init(command: str) -> None:
