@@ -28,5 +28,6 @@ def test_cutoff_sweep_entry_is_one_projected_gd_run():
                                        inputs_fn=lambda n, T: E.sphere_inputs(n, T, 2, 5))
     X = E.sphere_inputs(3, 4, 2, 5)
     c, w, U = E.symmetric_init(8, 2, 1.2, [8])
-    r = pgd.train(X, (1.2 * X[..., 0])[None], c, w, U, act=act, eta=1 / (4 * math.sqrt(6)), taus=6, rho_w=1.0, rho_u=1.0)
+    r = pgd.train(X, (1.2 * X[..., 0])[None], c, w, U, act=act, eta=1 / (4 * math.sqrt(6)), taus=6, rho_w=1.0,
+                  rho_u=1.0)
     assert math.isclose(out[1, 0, 1], float(np.nanmin(r.loss[0]) / r.loss[0, 0]), rel_tol=1e-12)

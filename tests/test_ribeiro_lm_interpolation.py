@@ -93,4 +93,4 @@ def test_set_flat_copies():
     keep = th.clone()
     set_flat(m, th)
     lm.train(m, _ids(), _ids(200, 1), CFG, max_updates=2, record_norm=False)   # training writes into the parameters ...
-    assert torch.equal(th, keep)                                                # ... never into the vector they came from
+    assert torch.equal(th, keep)              # ... never into the vector they came from

@@ -3,7 +3,6 @@ model at the transport point Θ̄ misses F̃ by more than the stated bound 2μ_{
 
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
 import numpy as np

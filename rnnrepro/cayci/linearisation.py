@@ -20,7 +20,8 @@ def linear_outputs(X: torch.Tensor, w0: torch.Tensor, U0: torch.Tensor, c: torch
 def linearisation_error(X: torch.Tensor, w0: torch.Tensor, U0: torch.Tensor, c: torch.Tensor, *, w: torch.Tensor,
                         U: torch.Tensor, act: Activation) -> torch.Tensor:
     """max_{j,t} |F_t(Θ) − F_t(Θ(0)) − F^Lin_t(Θ)|: (...,)."""
-    diff = outputs(X, w, U, c, act) - outputs(X, w0, U0, c, act) - linear_outputs(X, w0, U0, c, dw=w - w0, dU=U - U0, act=act)
+    linear = linear_outputs(X, w0, U0, c, dw=w - w0, dU=U - U0, act=act)
+    diff = outputs(X, w, U, c, act) - outputs(X, w0, U0, c, act) - linear
     return diff.abs().amax(dim=(-2, -1))
 
 

@@ -30,7 +30,8 @@ def limit_kernel(X: torch.Tensor, act: Activation, alpha: float, M: int = 2 ** 1
     return feature_kernel(X, w, U, act, drop_k0=drop_k0)
 
 
-def kernel_diagonal(X: torch.Tensor, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *, drop_k0: bool = False,
+def kernel_diagonal(X: torch.Tensor, act: Activation, alpha: float, M: int = 2 ** 12, seed: int = 0, *,
+                    drop_k0: bool = False,
                     chunk: int = 4) -> float:
     """mean_j κ_T(X_j, X_j): the mean over the n sequences of X (n, T, d) of the limit kernel's diagonal at the
     last time, by :func:`limit_kernel` on ``chunk`` sequences at a time (memory: chunk·T·4M·d floats)."""

@@ -23,7 +23,8 @@ def _last_state(act: Activation, *, times_w: bool) -> Callable[[torch.Tensor, to
     return last_state
 
 
-def _hessian_norms(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation, *, times_w: bool) -> torch.Tensor:
+def _hessian_norms(X: torch.Tensor, w: torch.Tensor, U: torch.Tensor, act: Activation, *,
+                   times_w: bool) -> torch.Tensor:
     if X.ndim != 3 or U.shape != (w.shape[0], X.shape[-1]):
         raise ValueError(f"shapes do not match: X {tuple(X.shape)}, w {tuple(w.shape)}, U {tuple(U.shape)}")
     theta = torch.cat([w[:, None], U], dim=1)

@@ -89,7 +89,8 @@ class WordLM(nn.Module):
         super().__init__()
         self.cell = cfg.cell
         self.enc = nn.Embedding(cfg.vocab, cfg.emb)
-        self.rnn = nn.RNN(cfg.emb, cfg.hidden, nonlinearity="tanh") if cfg.cell == "rnn" else nn.LSTM(cfg.emb, cfg.hidden)
+        self.rnn = (nn.RNN(cfg.emb, cfg.hidden, nonlinearity="tanh") if cfg.cell == "rnn"
+                    else nn.LSTM(cfg.emb, cfg.hidden))
         self.drop = nn.Dropout(cfg.dropout)
         self.dec = nn.Linear(cfg.hidden, cfg.vocab)
         if cfg.tied:

@@ -44,7 +44,8 @@ def loss_curve(theta0: ArrayLike, target: Target, taus: np.ndarray, *, rtol: flo
     return np.array([diagonal.loss(th, target, n2) for th in sol.y.T])
 
 
-def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, *, delta: float = 0.01, max_steps: int = 10**6) -> int:
+def gd_hitting_steps(theta0: ArrayLike, target: Target, lr: float, *, delta: float = 0.01,
+                     max_steps: int = 10**6) -> int:
     """Plain GD θ ← θ − lr∇J: the first step k with J ≤ J(θ₀) − δ (int; -1 if never)."""
     th = np.asarray(theta0, float).copy()
     n2 = target.l2norm2()

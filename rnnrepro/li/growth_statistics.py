@@ -14,7 +14,8 @@ def _slope(x: ArrayLike, y: ArrayLike) -> float:
     return exponential_rate(x, y).slope
 
 
-def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_gauss: np.ndarray, d_cauchy: np.ndarray, *,
+def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_gauss: np.ndarray,
+                             d_cauchy: np.ndarray, *,
                              span: float = 6.0) -> dict:
     """Reduce the sweep at θ₀ to the numbers Lemma C.1 and Props C.2–C.3 are checked on.
 
@@ -51,7 +52,8 @@ def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_g
     )
 
 
-def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float, mu_min: float = 8.0, span: float = 6.0,
+def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float, mu_min: float = 8.0,
+                      span: float = 6.0,
                       window: tuple[float, float] = (8.0, 20.0)) -> dict:
     """Reduce the escape-time sweep to the numbers Thm 5.1 and Fig. 3 are checked on.
 

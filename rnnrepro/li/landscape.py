@@ -35,7 +35,8 @@ def labelled_partitions(m: int, k: int) -> list[tuple[int, ...]]:
     return [lab for lab in itertools.product(range(k), repeat=m) if len(set(lab)) == k]
 
 
-def coincided_point(a_hat: np.ndarray, w_hat: np.ndarray, labels: Sequence[int], rng: np.random.Generator) -> np.ndarray:
+def coincided_point(a_hat: np.ndarray, w_hat: np.ndarray, labels: Sequence[int],
+                    rng: np.random.Generator) -> np.ndarray:
     """A random point θ (2m,) of the affine space of ``labels`` (m,): w_i = ŵ_{label i} and the a_i of each
     group are random with sum â_j (â, ŵ: (k,))."""
     labels = np.asarray(labels)

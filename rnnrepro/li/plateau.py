@@ -62,7 +62,8 @@ def plateaus(L: ArrayLike, *, band: float = 1.1, drop: float = 2.0, min_level: f
     return out
 
 
-def longest_plateau(L: ArrayLike, *, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0) -> tuple[int, int, int]:
+def longest_plateau(L: ArrayLike, *, band: float = 1.1, drop: float = 2.0, min_level: float = 0.0) -> tuple[int,
+                    int, int]:
     """(length, start, end) of the longest plateau of L (n,), or (0, -1, -1) if none."""
     p = plateaus(L, band=band, drop=drop, min_level=min_level)
     if not p:

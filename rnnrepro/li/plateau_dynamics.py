@@ -36,7 +36,8 @@ def lemma_c1(mus: ArrayLike, w: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array(gauss), np.array(cauchy)
 
 
-def escape_times(mus: ArrayLike, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float, tmax: float) -> dict:
+def escape_times(mus: ArrayLike, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float,
+                 tmax: float) -> dict:
     """Hitting times τ₀(δ) (loss), τ_sep(δ_θ) (parameters), and τ₀ for the contrast target."""
     tau = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta, tmax=tmax) for mu in mus])
     sep = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta_theta, tmax=tmax, kind="param") for mu in mus])
@@ -72,7 +73,8 @@ def m0_points(w_f: float) -> dict:
             "symmetric": np.array([0.5, 0.5, 1.0, 1.0])}
 
 
-def m0_separation(points: dict[str, np.ndarray], mus: ArrayLike, *, delta: float, delta_theta: float, tmax: float) -> dict:
+def m0_separation(points: dict[str, np.ndarray], mus: ArrayLike, *, delta: float, delta_theta: float,
+                  tmax: float) -> dict:
     """For each start in ``points`` {name: θ} and memory in ``mus``: the loss hitting time τ₀(δ), and
     ‖θ(tmax) − θ_start‖/δ_θ → {name: dict(tau (n,), dist (n,))} (τ₀ = inf if not reached by tmax)."""
     out = {}

@@ -28,7 +28,8 @@ def fig1_undelayed_targets(t: np.ndarray, t0s: Sequence[float]) -> dict[str, np.
     return {k: v / math.sqrt(dt * v @ v) for k, v in out.items()}
 
 
-def fig1_train(rhos: dict[str, np.ndarray], *, m: int, dt: float, steps: int, lr: float, seed: int, band: float, drop: float,
+def fig1_train(rhos: dict[str, np.ndarray], *, m: int, dt: float, steps: int, lr: float, seed: int, band: float,
+               drop: float,
                min_frac: float) -> dict:
     """GD on the closed-form loss for each target → {name: dict(loss, steps10, plateau)}."""
     out = {}
@@ -57,7 +58,8 @@ def fig4_closed_form(mus: Sequence[float], *, m: int, dt: float, horizon: float,
     return out
 
 
-def fig4_sample_paths(mus: Sequence[float], acts: Sequence[str], *, m: int, dt: float, horizon: float, batch: int, steps: int, lr: float, seed: int,
+def fig4_sample_paths(mus: Sequence[float], acts: Sequence[str], *, m: int, dt: float, horizon: float, batch: int,
+                      steps: int, lr: float, seed: int,
                       window: int, clip: float | None = None) -> dict:
     """SGD on real white-noise sample paths (fresh batch each step, gradient norm clipped at
     ``clip``) → {(act, mu): smoothed loss (steps,)}."""

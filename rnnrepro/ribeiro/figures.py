@@ -195,7 +195,8 @@ def language_model(logits: np.ndarray, s_bif: np.ndarray, *, line: tuple[np.ndar
         o = logits[:, k]
         axes[0].plot(np.repeat(s_bif, o.shape[1] * o.shape[2]), o.ravel(), ".", ms=2, color=f"C{k}",
                      label=f"input '{name}'")
-    axes[0].set(xlabel="s  (0 = final, 1 = initial)", ylabel="logit of the input token", title="(a) bifurcation diagram")
+    axes[0].set(xlabel="s  (0 = final, 1 = initial)", ylabel="logit of the input token",
+                title="(a) bifurcation diagram")
     axes[0].legend()
     axes[1].plot(*line, "o-", ms=3, label="line")
     axes[1].plot(*zoom, "-", color="C3", lw=1.2, label="zoom")
