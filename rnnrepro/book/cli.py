@@ -17,7 +17,7 @@ from pathlib import Path
 from rnnrepro.book.chapters import all_chapters, get_chapter
 from rnnrepro.errors import ConfigError, RnnreproError
 from rnnrepro.book.paths import DEFAULT_OUT, REPO, last_ledger
-from rnnrepro.book.runner import check_chapter_data, run_chapter
+from rnnrepro.book.runner import check_chapter_data, run_chapter, writable_out
 from rnnrepro.book.profiles import PROFILES, check_profile
 
 
@@ -88,6 +88,7 @@ def _cmd_run(args) -> int:
     check_profile(args.profile)
     overrides = parse_overrides(chapter, args.param)
     check_chapter_data(chapter)
+    writable_out(Path(args.out))
     import papermill
 
     from rnnrepro.book.ledger import counts_line
@@ -100,6 +101,10 @@ def _cmd_run(args) -> int:
         print(f"FAILED {chapter.key} after {time.perf_counter() - t0:.0f} s: {exc.ename}: "
               f"{exc.evalue.splitlines()[0] if exc.evalue else ''}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"interrupted: {chapter.key} stopped after {time.perf_counter() - t0:.0f} s; its partial outputs "
+              f"were removed from {args.out} (run it again for a result)", file=sys.stderr)
+        return 130
     wall = time.perf_counter() - t0
     for claim in ledger["claims"]:
         print(f"  {claim['status']:15s} {claim['id']}")
@@ -210,6 +215,9 @@ def main(argv=None) -> int:
     except (ConfigError, RnnreproError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:          # Ctrl-C outside a chapter's execution (`run` handles its own)
+        print("interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:            # `python -m rnnrepro list | head`: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())   # no second BrokenPipeError when Python flushes stdout

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+import weakref
 from pathlib import Path
 
 from rnnrepro.book.chapters import get_chapter
@@ -21,18 +22,20 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     Writes ``<out>/<key>.ipynb``, ``<out>/<key>.ledger.json`` and ``<out>/<key>.figures/``.
     Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included); the failure is
     then recorded in ``<out>/<key>.failed.txt`` (what ``list`` shows) until the next successful run.
+    An interrupted run (KeyboardInterrupt) removes its partial outputs, records the interruption the
+    same way and re-raises. An output folder that cannot be written is refused before anything runs.
     """
     chapter = get_chapter(key)
     check_profile(profile)
     chapter.resolve(profile, overrides)  # fail before starting a kernel
     check_chapter_data(chapter)
+    out = writable_out(out)
     import jupytext
     import papermill
-    out = Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
     ledger_path, failed_path = out / f"{key}.ledger.json", out / f"{key}.failed.txt"
     ledger_path.unlink(missing_ok=True)
     failed_path.unlink(missing_ok=True)
+    t0 = time.perf_counter()
     source = REPO / chapter.notebook
     previous = os.environ.get(OUT_ENV)
     os.environ[OUT_ENV] = str(out)
@@ -48,6 +51,12 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
             failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: {exc.ename}: {first}\n")
         raise
+    except KeyboardInterrupt:
+        kill_kernels()
+        discard_partial_run(out, key)
+        failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: interrupted (Ctrl-C) after "
+                               f"{time.perf_counter() - t0:.0f} s; its partial outputs were removed\n")
+        raise
     finally:
         if previous is None:
             os.environ.pop(OUT_ENV, None)
@@ -58,12 +67,54 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     return json.loads(ledger_path.read_text())
 
 
+def writable_out(out: Path) -> Path:
+    """``out`` resolved and created, after checking that a file can be written there; raises
+    RnnreproError (one line naming the folder and ``--out``) when it cannot, before anything runs."""
+    import tempfile
+
+    out = Path(out).resolve()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise RnnreproError(f"cannot write to the output folder {out} ({exc.strerror or exc}): "
+                            f"choose a writable folder with --out") from None
+    return out
+
+
+def discard_partial_run(out: Path, key: str) -> None:
+    """Remove what an interrupted run of chapter ``key`` left in ``out`` (its executed notebook, figure
+    data, section marker and ledger), so that nothing of it can pass for a result."""
+    import shutil
+
+    for name in (f"{key}.ipynb", f"{key}.section", f"{key}.ledger.json"):
+        (out / name).unlink(missing_ok=True)
+    shutil.rmtree(out / f"{key}.figures", ignore_errors=True)
+
+
 def check_chapter_data(chapter) -> None:
     """Raise DataError (naming the folder and ``fetch-data``) unless the chapter's data files are there."""
     if chapter.data:
         from rnnrepro.data import check_files
 
         check_files(chapter.data, who=f"chapter {chapter.key}")
+
+
+_LIVE_KERNELS = weakref.WeakSet()   # the kernel managers of ipc_kernel_manager(), for kill_kernels()
+
+
+def kill_kernels() -> None:
+    """Kill every kernel this process started that is still running (after Ctrl-C: nbclient's own
+    shutdown is cut short, and a kernel left to notice its closed sockets prints a traceback)."""
+    import shutil
+
+    for km in list(_LIVE_KERNELS):
+        process = getattr(getattr(km, "provisioner", None), "process", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        shutil.rmtree(km._ipc_folder, ignore_errors=True)
 
 
 def ipc_kernel_manager():
@@ -84,6 +135,7 @@ def ipc_kernel_manager():
                 base = "/tmp"
             self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-", dir=base)
             super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
+            _LIVE_KERNELS.add(self)
 
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
             await super()._async_cleanup_resources(restart=restart)

@@ -1,0 +1,71 @@
+"""`python -m rnnrepro run` stopped by Ctrl-C, or pointed at a folder it cannot write: one line each,
+no traceback, and nothing left that `list` could take for a result."""
+
+import errno
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rnnrepro.book import cli, runner
+from rnnrepro.errors import RnnreproError
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def test_ctrl_c_prints_one_line_exits_130_and_keeps_no_partial_result(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "rnnrepro", "run", "dynamics", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out / "dynamics.section").is_file():          # the chapter's first section has started
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    lines = _lines(stderr)
+    assert len(lines) == 1 and lines[0].startswith("interrupted: dynamics stopped after"), stderr
+    assert sorted(p.name for p in out.iterdir()) == ["dynamics.failed.txt"]
+    status = cli.ledger_status(out / "dynamics.ledger.json")
+    assert status.startswith("FAILED") and "interrupted (Ctrl-C)" in status, status
+
+
+def test_a_folder_that_cannot_hold_the_output_gives_one_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", "dynamics", "--out", str(blocker / "sub")],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    lines = _lines(res.stderr)
+    assert len(lines) == 1 and lines[0].startswith(f"error: cannot write to the output folder {blocker / 'sub'}")
+    assert "--out" in lines[0] and res.stdout == ""
+
+
+def test_a_read_only_folder_is_refused_before_anything_runs(tmp_path, monkeypatch):
+    """A read-only mount (EROFS; root may write into a chmod-ed folder, so the error is injected)."""
+    import tempfile
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", read_only)
+    with pytest.raises(RnnreproError, match=r"cannot write to the output folder .*\(Read-only file system\): "
+                                            r"choose a writable folder with --out"):
+        runner.writable_out(tmp_path)
+    assert cli.main(["run", "dynamics", "--out", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_discard_partial_run_removes_only_that_chapters_outputs(tmp_path):
+    for name in ("li.ipynb", "li.section", "li.ledger.json", "li.failed.txt", "dynamics.ipynb"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "li.figures").mkdir()
+    (tmp_path / "li.figures" / "fig1.npz").write_text("x")
+    runner.discard_partial_run(tmp_path, "li")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dynamics.ipynb", "li.failed.txt"]
