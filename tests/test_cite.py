@@ -25,7 +25,7 @@ def test_bibtex_parses_and_names_the_chapter(key):
     if cite.published():
         assert entry.fields["url"].endswith(f"{chapter.notebook.removesuffix('.md')}.html")
     else:
-        assert "url" not in entry.fields and note.startswith("unpublished")
+        assert "url" not in entry.fields and note.startswith("Unpublished")
 
 
 @pytest.mark.parametrize("key", ["flynn", "cayci", "li"])
@@ -48,28 +48,24 @@ def test_profile_is_named_in_both_formats():
 
 LATEX_DOC = r"""\documentclass{article}
 \begin{document}
-\nocite{*}
+CITES
 \bibliographystyle{plain}
 \bibliography{refs}
 \end{document}
 """
+needs_latex = pytest.mark.skipif(not (shutil.which("latex") and shutil.which("bibtex")),
+                                 reason="latex/bibtex not installed (Debian: apt-get install --no-install-recommends "
+                                        "texlive-latex-base; .ci/run installs it)")
 
 
-@pytest.mark.skipif(not (shutil.which("latex") and shutil.which("bibtex")),
-                    reason="latex/bibtex not installed (Debian: apt-get install --no-install-recommends "
-                           "texlive-latex-base; .ci/run installs it)")
-def test_every_chapter_entry_compiles_under_bibtex_and_latex(tmp_path):
-    """A real BibTeX run and a LaTeX run over every chapter's entry (one with a claim): an unescaped
-    ``&`` stops LaTeX with "Misplaced alignment tab", a stray ``{`` stops BibTeX."""
-    entries = [cite.chapter_bibtex(key, commit="abc123") for key in all_chapters()]
-    claim = cite.claim_ids("dynamics")[0]
-    entries.append(cite.chapter_bibtex("dynamics", claim, commit="abc123").replace("rnnrepro-dynamics",
-                                                                                   "rnnrepro-dynamics-claim"))
-    (tmp_path / "refs.bib").write_text("\n\n".join(entries) + "\n")
-    (tmp_path / "doc.tex").write_text(LATEX_DOC)
+def compile_with_bibtex(folder, bib: str, cites: str) -> str:
+    """Write ``refs.bib`` and a document with ``cites``; run latex, bibtex, latex, latex; return the .bbl.
+    Fails on any BibTeX warning or error (a repeated key is an error) and on an undefined citation."""
+    (folder / "refs.bib").write_text(bib)
+    (folder / "doc.tex").write_text(LATEX_DOC.replace("CITES", cites))
 
     def run(*cmd):
-        res = subprocess.run(list(cmd), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        res = subprocess.run(list(cmd), cwd=folder, capture_output=True, text=True, timeout=60)
         assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
         return res.stdout
 
@@ -78,8 +74,79 @@ def test_every_chapter_entry_compiles_under_bibtex_and_latex(tmp_path):
     bibtex = run("bibtex", "doc")
     assert "Warning" not in bibtex and "error" not in bibtex.lower(), bibtex
     run(*latex)
-    bbl = (tmp_path / "doc.bbl").read_text()
-    assert bbl.count("\\bibitem") == len(entries) and r"E \& Li" in bbl
+    log = run(*latex)
+    assert "undefined" not in log, log[-3000:]
+    return (folder / "doc.bbl").read_text()
+
+
+@needs_latex
+def test_every_chapter_entry_compiles_under_bibtex_and_latex(tmp_path):
+    """A real BibTeX run and a LaTeX run over every chapter's entry, a claim's and every replicated
+    paper's: an unescaped ``&`` stops LaTeX with "Misplaced alignment tab", a stray ``{`` stops BibTeX."""
+    entries = [cite.chapter_bibtex(key, commit="abc123") for key in all_chapters()]
+    entries.append(cite.chapter_bibtex("dynamics", cite.claim_ids("dynamics")[0], commit="abc123"))
+    entries += [cite.paper_bibtex(key) for key, chapter in all_chapters().items() if chapter.cites]
+    n_papers = sum(len(chapter.cites) for chapter in all_chapters().values())
+    bbl = compile_with_bibtex(tmp_path, "\n\n".join(entries) + "\n", r"\nocite{*}")
+    assert bbl.count("\\bibitem") == len(all_chapters()) + 1 + n_papers and r"E \& Li" in bbl
+
+
+@needs_latex
+def test_a_chapter_and_its_claims_compile_together_as_the_cli_prints_them(tmp_path, capsys):
+    """What a student does: `cite ribeiro`, `cite ribeiro --claim ...` (two claims), `cite ribeiro
+    --paper`, all into one .bib, cited together (each claim used to reuse the chapter's key, and
+    bibtex dropped it as a repeated entry)."""
+    claims = [c for c in cite.claim_ids("ribeiro") if "." in c.removeprefix("ribeiro.")][:2]
+    bib = []
+    for argv in (["cite", "ribeiro"], *(["cite", "ribeiro", "--claim", c] for c in claims),
+                 ["cite", "ribeiro", "--paper"]):
+        assert cli.main(argv) == 0
+        bib.append(capsys.readouterr().out)
+    keys = ["rnnrepro-ribeiro", *(f"rnnrepro-{c}" for c in claims), *all_chapters()["ribeiro"].cites]
+    bbl = compile_with_bibtex(tmp_path, "\n".join(bib), r"\cite{" + ",".join(keys) + "}")
+    assert bbl.count("\\bibitem") == len(keys)
+    assert all(f"claim {c}" in bbl.replace("\\_", "_") for c in claims)
+    assert "https://arxiv.org/abs/1906.08482" in bbl.replace("\\_", "_") or "1906.08482" in bbl
+
+
+def test_claim_keys_differ_from_the_chapter_key():
+    claim = cite.claim_ids("dynamics")[0]
+    chapter_entry = parse_string(cite.chapter_bibtex("dynamics", commit="x"), "bibtex")
+    claim_entry = parse_string(cite.chapter_bibtex("dynamics", claim, commit="x"), "bibtex")
+    assert list(chapter_entry.entries) == ["rnnrepro-dynamics"]
+    assert list(claim_entry.entries) == [f"rnnrepro-{claim}"] == [cite.bibtex_key("dynamics", claim)]
+
+
+def test_full_profile_names_the_commit_its_shipped_result_was_made_at():
+    import json
+
+    from rnnrepro.book.full import MANIFEST, full_dir
+
+    for key in all_chapters():
+        manifest = full_dir(key) / MANIFEST
+        if not manifest.is_file():
+            continue
+        made_at = json.loads(manifest.read_text())["commit"][:12]
+        for fmt in cite.FORMATS:
+            text = cite.reference(key, fmt=fmt, profile="full")
+            assert f"full profile made at commit {made_at}" in text, text
+            assert f"commit {cite.build_commit()}" in text   # and the commit the reference is printed from
+        assert "made at commit" not in cite.reference(key, fmt="text", profile="fast")
+    ghost = Chapter(key="ghost", title="G", paper="p", notebook="book/chapters/ghost.md")
+    with pytest.raises(ConfigError, match="ghost has no shipped full result"):
+        cite.full_commit(ghost.key)
+
+
+@pytest.mark.parametrize("key", [k for k, ch in all_chapters().items() if ch.cites])
+def test_replicated_papers_are_offered_as_bibtex_with_links_for_arxiv(key):
+    entries = parse_string(cite.paper_bibtex(key), "bibtex").entries
+    assert list(entries) == list(all_chapters()[key].cites)
+    for bibkey, entry in entries.items():
+        arxiv = re.search(r"arXiv:(\d{4}\.\d{4,5}(v\d+)?)", " ".join(entry.fields.values()))
+        if arxiv:
+            assert entry.fields["url"] == f"https://arxiv.org/abs/{arxiv.group(1)}", bibkey
+    block = cite.cite_block_markdown(key, "fast")
+    assert block.count("```bibtex") == 2 and cite.paper_bibtex(key) in block
 
 
 def test_public_address_is_one_setting():

@@ -5,9 +5,13 @@ one setting of the book's public address: until it is set, a reference says the 
 and cites version and commit only; ``_config.yml`` shows the repository and issue buttons only when
 it is set, tests/test_cite.py keeps the two in step); the chapter's title is its page heading; the
 bibliography keys of the paper(s) it replicates come from its registry entry
-(:class:`~rnnrepro.book.profiles.Chapter`); the commit from git; the profile from the run. The chapter
-pages (through :meth:`rnnrepro.book.ledger.Ledger.finish`) and ``python -m rnnrepro cite`` print the
-same text. Every BibTeX field is escaped (:func:`bibtex_escape`), so that LaTeX reads it as written.
+(:class:`~rnnrepro.book.profiles.Chapter`); the commit from git; the profile from the run (and, for
+``cite --profile full``, the commit the shipped full result was made from, from its MANIFEST). The
+chapter pages (through :meth:`rnnrepro.book.ledger.Ledger.finish`) and ``python -m rnnrepro cite``
+print the same text. Every BibTeX field is escaped (:func:`bibtex_escape`), so that LaTeX reads it as
+written. A chapter's key is ``rnnrepro-<key>``, a claim's ``rnnrepro-<claim id>``, so that one document
+can cite a chapter and any of its claims; the replicated papers' entries come verbatim from
+``book/references.bib`` (:func:`paper_bibtex`).
 """
 
 from __future__ import annotations
@@ -121,17 +125,40 @@ def check_claim(key: str, claim: str | None) -> str | None:
     return full
 
 
-def _note(meta: dict, commit: str, profile: str, claim: str | None) -> str:
-    state = "" if published() else "unpublished; "
-    return (f"{state}version {meta['version']}, commit {commit}, numbers from the {profile} profile"
+def bibtex_key(chapter: Chapter | str, claim: str | None = None) -> str:
+    """``rnnrepro-<key>`` for a chapter, ``rnnrepro-<claim id>`` for one of its claims (a full id, as
+    :func:`check_claim` returns it): distinct keys, so that one .bib file can hold both."""
+    return f"rnnrepro-{claim}" if claim else f"rnnrepro-{_chapter(chapter).key}"
+
+
+def full_commit(key: str) -> str:
+    """The commit (12 hex digits) the chapter's shipped ``full`` result was made from, as its
+    ``MANIFEST.json`` records it; ConfigError when the chapter has no shipped full result."""
+    from rnnrepro.book.full import MANIFEST, full_dir
+
+    path = full_dir(key) / MANIFEST
+    if not path.is_file():
+        raise ConfigError(f"chapter {key} has no shipped full result ({path.parent.relative_to(REPO)}): "
+                          f"make one with `python -m rnnrepro ship-full {key}`, or cite the fast profile")
+    return json.loads(path.read_text())["commit"][:12]
+
+
+def _numbers(profile: str, numbers_commit: str | None) -> str:
+    return f"numbers from the {profile} profile" + (f" made at commit {numbers_commit}" if numbers_commit else "")
+
+
+def _note(meta: dict, commit: str, numbers: str, claim: str | None) -> str:
+    note = (("" if published() else "unpublished; ") + f"version {meta['version']}, commit {commit}, {numbers}"
             + (f"; claim {claim}" if claim else ""))
+    return note[0].upper() + note[1:]     # a sentence of its own in the formatted reference
 
 
 def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                   profile: str = "fast") -> str:
+                   profile: str = "fast", numbers_commit: str | None = None) -> str:
     """A BibTeX ``@incollection`` entry for the chapter: its page heading as title, version, commit
-    and profile (and the claim, when given) in ``note``, every field escaped; ``url`` only once the
-    book's public address is set."""
+    and profile (the commit the numbers were made at, ``numbers_commit``, when it differs: a shipped
+    full result) and the claim, when given, in ``note``, every field escaped; ``url`` only once the
+    book's public address is set. Key: :func:`bibtex_key`."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
@@ -140,17 +167,18 @@ def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str
               "booktitle": bibtex_escape(meta["title"]),
               "publisher": _braced(bibtex_escape(" and ".join(meta["authors"]))),   # self-published
               "year": bibtex_escape(meta["year"]), "version": bibtex_escape(meta["version"]),
-              "note": bibtex_escape(_note(meta, commit, profile, claim))}
+              "note": bibtex_escape(_note(meta, commit, _numbers(profile, numbers_commit), claim))}
     url = chapter_url(chapter, claim)
     if url:
         fields["url"] = url     # read verbatim by biblatex and \url{}: not escaped
     body = ",\n".join(f"  {name:9s} = {{{value}}}" for name, value in fields.items())
-    return f"@incollection{{rnnrepro-{chapter.key},\n{body}\n}}"
+    return f"@incollection{{{bibtex_key(chapter, claim)},\n{body}\n}}"
 
 
 def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                 profile: str = "fast") -> str:
-    """A plain-text reference for the chapter (and the claim, when given), naming the profile."""
+                 profile: str = "fast", numbers_commit: str | None = None) -> str:
+    """A plain-text reference for the chapter (and the claim, when given), naming the profile (and
+    ``numbers_commit`` as in :func:`chapter_bibtex`)."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
@@ -158,7 +186,7 @@ def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str |
     url = chapter_url(chapter, claim)
     tail = f" {url}" if url else " Not yet published at a public address: cite the version and commit."
     return (f"{' and '.join(meta['authors'])} ({meta['year']}). {page_title(chapter)}{where}. In: {meta['title']}, "
-            f"version {meta['version']} (commit {commit}; numbers from the {profile} profile).{tail}")
+            f"version {meta['version']} (commit {commit}; {_numbers(profile, numbers_commit)}).{tail}")
 
 
 def paper_references(chapter: Chapter | str) -> list[str]:
@@ -179,15 +207,37 @@ def paper_references(chapter: Chapter | str) -> list[str]:
     return [entry.text.render_as("text") for entry in formatted]
 
 
-def reference(key: str, claim: str | None = None, fmt: str = "bibtex", profile: str = "fast") -> str:
-    """The chapter's reference in ``fmt`` (one of :data:`FORMATS`) for numbers of ``profile``, for the CLI."""
+def paper_bibtex(chapter: Chapter | str) -> str:
+    """The BibTeX entries of the paper(s) the chapter replicates, verbatim from ``book/references.bib``."""
+    chapter = _chapter(chapter)
+    text = BIBFILE.read_text()
+    entries = []
+    for key in chapter.cites:
+        found = re.search(rf"^@\w+\{{{re.escape(key)},.*?^\}}", text, re.M | re.S)
+        if found is None:
+            raise ConfigError(f"chapter {chapter.key} cites {key!r}, which is not in {BIBFILE.name}")
+        entries.append(found.group(0))
+    return "\n\n".join(entries)
+
+
+def reference(key: str, claim: str | None = None, fmt: str = "bibtex", profile: str = "fast", *,
+              paper: bool = False) -> str:
+    """The chapter's reference in ``fmt`` (one of :data:`FORMATS`) for numbers of ``profile``, for the
+    CLI; for ``full``, naming the commit the shipped full result was made at. ``paper``: the
+    replicated paper(s) instead."""
     from rnnrepro.book.profiles import check_profile
 
     if fmt not in FORMATS:
         raise ConfigError(f"unknown format {fmt!r}: valid formats are {', '.join(FORMATS)}")
     check_profile(profile)
+    if paper:
+        if not _chapter(key).cites:
+            raise ConfigError(f"chapter {key} replicates no paper (its registry entry lists no cites)")
+        return paper_bibtex(key) if fmt == "bibtex" else "\n".join(paper_references(key))
+    claim = check_claim(key, claim)
+    numbers_commit = full_commit(key) if profile == "full" else None
     make = chapter_bibtex if fmt == "bibtex" else chapter_text
-    return make(key, claim, profile=profile)
+    return make(key, claim, profile=profile, numbers_commit=numbers_commit)
 
 
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
@@ -197,9 +247,14 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     key = chapter.key
     link = (f"Link to one claim with `{chapter_url(chapter)}#<claim id>`; " if published() else
             "This book is not yet published at a public address: cite it by version and commit. ")
+    try:
+        shipped = (f"; the `full` values beside them were made at commit `{full_commit(key)}` and shipped"
+                   if profile != "full" else "")
+    except ConfigError:        # no shipped full result
+        shipped = ""
     lines = ["**Cite this chapter.**", "",
              f"Built from rnnrepro version {meta['version']}, commit `{commit}`; the numbers on this page "
-             f"come from the `{profile}` profile (a number from `fast` is not a number from `full`). "
+             f"come from the `{profile}` profile (a number from `fast` is not a number from `full`){shipped}. "
              f"Data of this page: <a href=\"{key}.ledger.json\">claims ledger (JSON)</a>, "
              f"<a href=\"{key}.figures.zip\">figure data (npz)</a>. {link}"
              f"`python -m rnnrepro cite {key} --claim <id>` prints one claim's reference.", "",
@@ -208,6 +263,7 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     papers = paper_references(chapter)
     if papers:
         lines += ["", "Please cite the replicated paper as well:", ""] + [f"- {p}" for p in papers]
+        lines += ["", "```bibtex", paper_bibtex(chapter), "```"]
     return "\n".join(lines)
 
 
