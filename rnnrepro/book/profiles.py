@@ -87,7 +87,13 @@ class Chapter:
     keys (``book/references.bib``) of the paper(s) it replicates, and the numerical helpers its
     claims rest on (``"package.module:function"``; each perturbed by 10 % must fail a paper claim:
     :mod:`rnnrepro.book.sensitivity`), and the data files it reads (paths under the data root,
-    e.g. ``"wikitext-2/valid.txt"``: checked before anything runs, :func:`rnnrepro.data.check_files`)."""
+    e.g. ``"wikitext-2/valid.txt"``: checked before anything runs, :func:`rnnrepro.data.check_files`).
+
+    ``question`` (one phrase: what the chapter asks) is the intro's chapter table's last column;
+    ``note`` (optional) follows the chapter's verdicts in the README (what ran at reduced scale or
+    was trained once and shipped); ``gaps`` gives, for each helper whose 10 % error fails no paper
+    claim, the reason (``(("pkg.mod:function", "why"), ...)``), shown on the sensitivity page.
+    The entry is checked when the registry loads it (:func:`rnnrepro.book.chapters.entry_problems`)."""
 
     key: str
     title: str
@@ -97,8 +103,13 @@ class Chapter:
     cites: tuple[str, ...] = ()
     helpers: tuple[str, ...] = ()
     data: tuple[str, ...] = ()
+    question: str = ""
+    note: str = ""
+    gaps: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
+        if not isinstance(self.params, (tuple, list)) or not all(isinstance(p, Param) for p in self.params):
+            return   # the registry names the entry and the fix when it loads it
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"chapter {self.key}: duplicate parameter names {names}")

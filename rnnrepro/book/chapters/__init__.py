@@ -1,28 +1,106 @@
 """The registry of chapters: every module in this package defines one ``CHAPTER``.
 
-Modules are discovered automatically, so adding a chapter means adding one file here.
+Modules are discovered automatically, so adding a chapter means adding one file here. Each entry is
+checked when the registry loads it (:func:`entry_problems`): a mistake stops every command with one
+line that names the entry and the fix, before anything runs.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from functools import lru_cache
+from pathlib import PurePosixPath
 
 from rnnrepro.errors import ConfigError
-from rnnrepro.book.profiles import Chapter
+from rnnrepro.book.profiles import Chapter, Param
+
+#: Where the entries are, as the error messages name them.
+FOLDER = "rnnrepro/book/chapters"
 
 
 @lru_cache(maxsize=None)
 def all_chapters() -> dict[str, Chapter]:
-    """Every registered chapter by key, in the order of the book's table of contents."""
-    found = {}
-    for info in pkgutil.iter_modules(__path__):
-        chapter = importlib.import_module(f"{__name__}.{info.name}").CHAPTER
-        if chapter.key != info.name:
-            raise ValueError(f"rnnrepro/book/chapters/{info.name}.py defines key {chapter.key!r}")
-        found[chapter.key] = chapter
+    """Every registered chapter by key, in the order of the book's table of contents.
+
+    Raises :class:`~rnnrepro.errors.ConfigError` (one line naming the entry and the fix) for an
+    entry that does not load or fails :func:`entry_problems`."""
+    found = {info.name: load_entry(info.name) for info in pkgutil.iter_modules(__path__)}
     return dict(sorted(found.items(), key=lambda kv: _toc_position(kv[1].notebook)))
+
+
+def load_entry(name: str) -> Chapter:
+    """The ``CHAPTER`` of ``rnnrepro/book/chapters/<name>.py``, checked; ConfigError otherwise."""
+    where = f"{FOLDER}/{name}.py"
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except Exception as exc:   # any mistake in the entry's code: one line, not a traceback
+        first = (str(exc).splitlines() or [""])[0]
+        raise ConfigError(f"{where} does not load ({type(exc).__name__}: {first}): fix that line of the entry") \
+            from None
+    chapter = getattr(module, "CHAPTER", None)
+    if not isinstance(chapter, Chapter):
+        raise ConfigError(f"{where} defines no CHAPTER = Chapter(...): every module of {FOLDER}/ is one "
+                          f"chapter's entry (CONTRIBUTING.md, 'Adding a chapter')")
+    problems = entry_problems(chapter, name)
+    if problems:
+        raise ConfigError(f"{where}: {problems[0]}")
+    return chapter
+
+
+def entry_problems(chapter: Chapter, name: str) -> list[str]:
+    """What is wrong with the entry ``chapter`` of the module ``name``, each as the fix to make (empty
+    when nothing is): the key is the file's name, the notebook exists, ``params``, ``data``, ``cites``,
+    ``helpers`` and ``gaps`` are tuples of the right things, the cited keys are in
+    ``book/references.bib``, ``question`` is given."""
+    from rnnrepro.book.paths import REPO
+
+    problems = []
+    if chapter.key != name:
+        problems.append(f"key={chapter.key!r} differs from the file name: set key={name!r} "
+                        f"(or rename the file to {chapter.key}.py)")
+    nb = chapter.notebook
+    if not (isinstance(nb, str) and nb.endswith(".md") and (REPO / nb).is_file()):
+        problems.append(f"notebook={nb!r} is not a file of the repository: set notebook= to the chapter's "
+                        f"MyST notebook, e.g. 'book/chapters/{name}.md'")
+    for field, kind, example in (("params", Param, "params=(Param('seed', int, fast=0, full=0, low=0, "
+                                                   "help='master seed'),)"),
+                                 ("data", str, "data=('wikitext-2/valid.txt',)"),
+                                 ("cites", str, "cites=('bibkey',)"),
+                                 ("helpers", str, "helpers=('rnnrepro.core.fits:exponential_rate',)")):
+        value = getattr(chapter, field)
+        if not isinstance(value, (tuple, list)) or not all(isinstance(v, kind) for v in value):
+            problems.append(f"{field}={value!r} is not a tuple of {kind.__name__}: write e.g. {example} "
+                            f"(mind the trailing comma of a one-item tuple)")
+            return problems
+    for rel in chapter.data:
+        path = PurePosixPath(rel)
+        if not rel or path.is_absolute() or ".." in path.parts or rel.endswith("/"):
+            problems.append(f"data file {rel!r} is not a file path under the data root: name each file the "
+                            f"chapter reads, e.g. 'wikitext-2/valid.txt'")
+    defined = bib_keys(REPO / "book" / "references.bib")
+    problems += [f"cites {key!r}, which book/references.bib does not define: add the paper's BibTeX entry there"
+                 for key in chapter.cites if key not in defined]
+    problems += [f"helper {helper!r} is not written package.module:function (e.g. "
+                 f"'rnnrepro.{name}.fits:decay_rate')"
+                 for helper in chapter.helpers if not re.fullmatch(r"[\w.]+:[\w.]+", helper)]
+    if not isinstance(chapter.question, str) or not chapter.question.strip():
+        problems.append("question= is empty: give one phrase saying what the chapter asks "
+                        "(the intro's chapter table shows it)")
+    gaps = chapter.gaps
+    if not isinstance(gaps, (tuple, list)) or not all(isinstance(g, (tuple, list)) and len(g) == 2 for g in gaps):
+        problems.append("gaps= is not a tuple of (helper, reason) pairs: write "
+                        "gaps=(('pkg.module:function', 'why no paper claim can notice it'),)")
+    else:
+        problems += [f"gaps= names {helper!r}, which is not one of its helpers=: add it there or remove the gap"
+                     for helper, _ in gaps if helper not in chapter.helpers]
+    return problems
+
+
+def bib_keys(path) -> set[str]:
+    """The entry keys of a BibTeX file (``@article{key,`` → ``key``)."""
+    return set(re.findall(r"^\s*@\w+\s*\{\s*([^,\s]+)\s*,", path.read_text(), re.M)) if path.is_file() else set()
 
 
 def get_chapter(key: str) -> Chapter:

@@ -32,4 +32,7 @@ CHAPTER = Chapter(
     cites=("cayci2024convergence",),
     helpers=("rnnrepro.core.fits:power_law_exponent", "rnnrepro.cayci.lipschitz:rms_gradient",
              "rnnrepro.cayci.ntk:limit_kernel"),
+    question="when gradient descent provably trains an RNN, and how vacuous the proof's sizes are",
+    note="The theorems' bounds are vacuous at any feasible size and are shown as ratios; rates, invariants and "
+         "intermediate inequalities are the claims",
 )

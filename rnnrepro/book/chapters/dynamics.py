@@ -28,4 +28,5 @@ CHAPTER = Chapter(
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.dynamics.systems:spectral_radius",
              "rnnrepro.core.convergence:worst_rate", "rnnrepro.dynamics.truncation:truncation_errors",
              "rnnrepro.dynamics.linear_memory:decay_rate"),
+    question="the notation and tools the papers share",
 )

@@ -31,4 +31,5 @@ CHAPTER = Chapter(
              "rnnrepro.flynn.trajectories:integrate_copies", "rnnrepro.flynn.network:fd_gradient",
              "rnnrepro.flynn.squashed_network:fd_second_derivatives", "rnnrepro.flynn.conservatism:crossing_log",
              "rnnrepro.flynn.extremal_system:max_invariant_ratio"),
+    question="how fast the network must run relative to learning",
 )

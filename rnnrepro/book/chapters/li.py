@@ -70,4 +70,5 @@ CHAPTER = Chapter(
     helpers=("rnnrepro.core.fits:secant_slope_ratio", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent",
              "rnnrepro.li.approximation:uniform_errors"),
+    question="why long memory is hard to approximate and slow to learn",
 )

@@ -32,4 +32,22 @@ CHAPTER = Chapter(
     helpers=("rnnrepro.miller.gradient_gap:gradient_gaps", "rnnrepro.miller.gradient_gap:shape_ratio",
              "rnnrepro.miller.truncated_training:sweep_statistics", "rnnrepro.miller.input_gradients:decay_ratio",
              "rnnrepro.miller.lm_experiments:relative_gap", "rnnrepro.core.language_model:spectral_norm"),
+    question="when a recurrent model can be replaced by a feed-forward one",
+    note="WikiText-2 experiments on the test split (the training split is not available here), small models "
+         "shipped; Fig. 3 at the paper's size from one GPU run",
+    gaps=(("rnnrepro.miller.gradient_gap:shape_ratio",
+           "the only value the paper implies for it (Fig. 1(a)'s \"closely matches kλ^k\") is contradicted by our "
+           "data, and no instance makes the gap exactly kλ^k, so no paper claim can pin its level"),
+          ("rnnrepro.miller.truncated_training:sweep_statistics",
+           "ratios whose paper counterparts are qualitative; only the integrity check full.paper_size_reverified "
+           "notices"),
+          ("rnnrepro.miller.input_gradients:decay_ratio",
+           "the instance where the paper's bound is attained exactly (W = λI) makes the check an identity, so it "
+           "is an integrity check; the paper claims read decay rates and signs of the gap"),
+          ("rnnrepro.miller.lm_experiments:relative_gap",
+           "the paper's −2.2 % is a full-scale number our reduced-scale runs do not reach; the claims read its "
+           "sign, which a constant factor keeps"),
+          ("rnnrepro.core.language_model:spectral_norm",
+           "the instance where the paper's bound is attained exactly (the Jacobian at zero pre-activation) makes "
+           "the check an identity, so it is an integrity check; the paper claims read decay rates and signs")),
 )

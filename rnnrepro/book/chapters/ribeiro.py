@@ -30,4 +30,11 @@ CHAPTER = Chapter(
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent"),
+    question="whether chaotic and periodic attractors make the cost intricate (chaos does; the stable cycles "
+             "we tested do not)",
+    note="The temporal-order experiments (Figs. 3–9) from a 10-seed sweep at the paper's configuration, trained "
+         "once on a GPU and shipped",
+    gaps=(("rnnrepro.core.lyapunov:largest_lyapunov",
+           "the paper states no Lyapunov exponent; λ enters Theorem 1 only through our refinement L_f = e^λ "
+           "(findings of ours), and into paper claims only through its sign"),),
 )
