@@ -140,3 +140,15 @@ def test_a_chapter_table_shows_its_shipped_full_ledger(tmp_path, monkeypatch):
     full_run.claim("dynamics.a.b", "s", ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
                    no_control="identity")
     assert "rnnrepro-profile" not in full_run.table_markdown()   # a full run shows itself only
+
+
+def test_values_and_quotes_read_as_what_they_are():
+    rows = [claim(id="demo.a.tiny", measured=1.26e-08, statement=r"for the RNN too, \"closely matches $k\lambda^k$\""),
+            claim(id="demo.a.flag", kind="integrity", status="verified", measured=True, fmt=".4g")]
+    out = ct.claims_html(rows, chapter="demo")
+    p = Cells()
+    p.feed(out)
+    text = "".join(p.text)
+    assert "1.26e-08" in text and "0.00" not in text
+    assert '\\"' not in text and '"closely matches' in text and p.math[0] == "\\(k\\lambda^k\\)"
+    assert "True" not in text and ">yes<" in out

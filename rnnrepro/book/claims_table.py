@@ -24,8 +24,9 @@ _MATH = re.compile(r"\$(?=[^\s$])((?:[^$\\\n]|\\.)+?)(?<=[^\s\\])\$(?!\d)|`([^`\
 
 def inline_html(text) -> str:
     """``text`` as HTML shown as written: ``$…$`` as inline math for MathJax, ```…``` as code,
-    everything else escaped (``<eos>``, ``|``, ``[gap](60)`` appear literally); lines joined."""
-    text, out, at = str(text).replace("\n", " "), [], 0
+    everything else escaped (``<eos>``, ``|``, ``[gap](60)`` appear literally); lines joined; a quote
+    escaped inside a raw Python string (``r"… \\"closely\\" …"``) shown as the quote it means."""
+    text, out, at = str(text).replace("\n", " ").replace('\\"', '"'), [], 0
     for m in _MATH.finditer(text):
         out.append(html.escape(text[at:m.start()], quote=False))
         if m.group(1) is not None:

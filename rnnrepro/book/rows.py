@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 STATUSES = ("reproduced", "partial", "not reproduced", "erratum")   # a paper claim's statuses
@@ -9,10 +10,31 @@ KINDS = ("paper", "finding", "integrity")
 KIND_TITLES = {"paper": "Paper claims", "finding": "Our own findings", "integrity": "Integrity checks"}
 VERIFIED = "verified"     # the status of every integrity check that holds
 OBSERVED = "observed"     # the status of every finding of ours that holds
+#: Significant digits of a non-zero number that its own format would print as zero (``0.00``).
+TINY_FORMAT = ".3g"
+
+
+def reads_as_zero(text: str) -> bool:
+    """Whether a formatted number shows only zeros (``0.00``, ``-0.0%``, ``0``)."""
+    digits = [c for c in text.split("e")[0].split("E")[0] if c.isdigit()]
+    return bool(digits) and set(digits) == {"0"}
 
 
 def show(value: Any, fmt: str) -> str:
-    """A table cell: a number in format ``fmt``; booleans and text as they are; None as "—"."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return "—" if value is None else str(value)
-    return format(value, fmt)
+    """A table cell: a number in format ``fmt``; text as it is; None as "—"; a boolean as "yes"/"no".
+
+    A number never reads as something it is not: exactly zero is ``0``, and a non-zero number that
+    ``fmt`` would print as zero (``1.26e-08`` with ``.2f``) is shown with three significant digits.
+    """
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Real) and value == 0:
+        return "0"
+    text = format(value, fmt)
+    if isinstance(value, numbers.Real) and reads_as_zero(text):
+        return format(value * 100, TINY_FORMAT) + "%" if fmt.endswith("%") else format(value, TINY_FORMAT)
+    return text
