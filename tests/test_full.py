@@ -36,6 +36,19 @@ def test_shipped_full_reads_checks_and_flags_stale(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("key", sorted(all_chapters()))
+def test_every_shipped_full_result_is_current(key):
+    """A shipped full result was made from the chapter's code cells as they are (paths.code_sha256, the test the
+    page's 'stale' note uses): a code-cell change, a re-check cell added included, needs a re-ship."""
+    ledger = full.shipped_full(key)
+    if ledger is None:
+        pytest.skip(f"no full result shipped for {key}")
+    assert not ledger["stale"], (f"{key}: the shipped full result (commit {ledger['manifest'].get('commit', '?')[:7]}) "
+                                 f"was made from other code cells than {all_chapters()[key].notebook} has now: "
+                                 f"commit, then re-ship it from the clean tree with `python -m rnnrepro ship-full "
+                                 f"{key} --lower-isa`")
+
+
+@pytest.mark.parametrize("key", sorted(all_chapters()))
 def test_every_shipped_full_result_is_intact(key):
     ledger = full.shipped_full(key)   # raises when a shipped file differs from its sha256
     if ledger is None:
@@ -84,26 +97,44 @@ def test_ship_full_records_the_commit_as_it_was_before_the_run(tmp_path, monkeyp
     assert calls == ["commit", "run"] and manifest["commit"] == "abc123"
 
 
-def _readme_verdict(counts: dict, findings: int) -> str:
-    """The README's wording of a chapter's paper-claim counts, e.g. '42 paper claims: 22 reproduced, 13 partial,
-    4 not reproduced, 3 errata; 7 findings of ours' (statuses with no claim left out)."""
-    total = sum(counts.values())
-    names = {"reproduced": "reproduced", "partial": "partial", "not reproduced": "not reproduced", "erratum": "errata"}
-    if counts.get("reproduced") == total:
-        text = f"{total} paper claims, all reproduced"
+def _git(repo, *args):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True,
+                   capture_output=True)
+
+
+@pytest.mark.parametrize("change", ["modified", "untracked", "no git"])
+def test_ship_full_refuses_an_uncommitted_tree_with_one_line_in_seconds(tmp_path, monkeypatch, capsys, change):
+    """ship-full records the commit the result came from, so it refuses a tree with uncommitted changes (or no
+    git at all) before anything runs."""
+    import time
+
+    from rnnrepro.book import cli
+
+    if change != "no git":
+        _git(tmp_path, "init", "-q")
+        (tmp_path / "a.py").write_text("x = 1\n")
+        _git(tmp_path, "add", "a.py")
+        _git(tmp_path, "commit", "-q", "-m", "a")
+        (tmp_path / ("a.py" if change == "modified" else "new.py")).write_text("x = 2\n")
+    monkeypatch.setattr(full, "REPO", tmp_path)
+    monkeypatch.setattr(full, "_run_full", lambda *a, **k: pytest.fail("ship-full ran a dirty tree"))
+    t0 = time.perf_counter()
+    assert cli.main(["ship-full", "dynamics", "--lower-isa"]) == 2
+    assert time.perf_counter() - t0 < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    if change == "no git":
+        assert "is not a git checkout" in err
     else:
-        text = f"{total} paper claims: " + ", ".join(f"{n} {names[k]}" for k, n in counts.items() if n)
-    if findings:
-        text += f"; {findings} finding{'s' if findings > 1 else ''} of ours"
-    return text
+        assert f"uncommitted changes ({'a.py' if change == 'modified' else 'new.py'}): commit them" in err
 
 
-@pytest.mark.parametrize("key", sorted(all_chapters()))
-def test_readme_states_the_shipped_full_counts(key):
-    """The README's chapter table quotes each chapter's paper-claim counts at the shipped full profile."""
-    shipped = full.shipped_full(key)
-    if shipped is None:
-        pytest.skip(f"{key}: no shipped full result")
-    row = next(line for line in (REPO / "README.md").read_text().splitlines() if line.startswith(f"| `{key}` |"))
-    expected = _readme_verdict(shipped["counts"], shipped.get("findings", 0))
-    assert expected in row, f"README row of {key} should say: {expected}"
+def test_git_state_reads_the_commit_of_a_clean_tree(tmp_path, monkeypatch):
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    _git(tmp_path, "add", "a.py")
+    _git(tmp_path, "commit", "-q", "-m", "a")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True).stdout.strip()
+    assert full.git_state(tmp_path) == (head, [])
+    monkeypatch.setattr(full, "REPO", tmp_path)
+    assert full._git_commit() == head

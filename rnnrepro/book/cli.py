@@ -1,5 +1,5 @@
 """Command line: ``python -m rnnrepro list``, ``run CHAPTER``, ``params CHAPTER``, ``cite CHAPTER``,
-``fetch-data``, ``sensitivity CHAPTER`` and ``ship-full CHAPTER``.
+``fetch-data``, ``sensitivity CHAPTER``, ``ship-full CHAPTER`` and ``generate``.
 
 Only light modules are imported at start (the chapter registry, the profiles, the paths); papermill,
 torch, the ledger and the citations are imported by the subcommand that needs them, so that a bad
@@ -136,11 +136,34 @@ def _cmd_ship_full(args) -> int:
     manifest = ship_full(chapter.key, lower_isa=args.lower_isa)
     walls = ", ".join(f"{name} {run['wall_time_s']:.0f} s" for name, run in manifest["runs"].items())
     print(f"{chapter.key}: full passed ({walls}); shipped to {full_dir(chapter.key)}")
+    _regenerate()
+    return 0
+
+
+def _regenerate() -> None:
+    """Rewrite the generated lists of chapters (README, intro, sensitivity page) and say which changed."""
+    from rnnrepro.book.chapter_lists import write_generated
+
+    changed = [str(path.relative_to(REPO)) for path in write_generated()]
+    print(f"regenerated {', '.join(changed)}: commit them with the result" if changed
+          else "the generated lists of chapters were already up to date")
+
+
+def _cmd_generate(args) -> int:
+    from rnnrepro.book.chapter_lists import COMMAND, out_of_date
+
+    if args.check:
+        stale = out_of_date()
+        for path in stale:
+            print(f"{path.relative_to(REPO)} is out of date with the registry and the results: run `{COMMAND}`",
+                  file=sys.stderr)
+        return 1 if stale else 0
+    _regenerate()
     return 0
 
 
 def _cmd_sensitivity(args) -> int:
-    from rnnrepro.book.sensitivity import FACTORS, resolve, sensitivity_run
+    from rnnrepro.book.sensitivity import FACTORS, record_results, resolve, sensitivity_run
 
     chapter = get_chapter(args.chapter)
     helpers = args.helper or list(chapter.helpers)
@@ -155,18 +178,20 @@ def _cmd_sensitivity(args) -> int:
         for factor in factors:
             result = sensitivity_run(chapter.key, helper, factor, out=out / f"{helper.replace(':', '.')}-{factor:g}")
             print(result.line(), flush=True)
-            results.append(vars(result))
+            results.append(result)
             missed += not result.detected
-    (out / "sensitivity.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out / "sensitivity.json").write_text(json.dumps([vars(r) for r in results], indent=1) + "\n")
     print(f"{chapter.key}: {len(results) - missed} of {len(results)} perturbations fail a paper claim "
-          f"(details: {out / 'sensitivity.json'})")
+          f"(details: {out / 'sensitivity.json'}; recorded in {record_results(chapter.key, results)})")
+    _regenerate()
     return 1 if missed else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{list,run,params,cite,sensitivity,ship-full,fetch-data}")
+    sub = parser.add_subparsers(dest="command", required=True,
+                                metavar="{list,run,params,cite,sensitivity,ship-full,generate,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -203,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_ship.add_argument("--lower-isa", action="store_true",
                         help="also run full with torch's kernels forced one instruction set lower (both must pass)")
     p_ship.set_defaults(func=_cmd_ship_full)
+    p_gen = sub.add_parser("generate", help="rewrite every generated list of chapters (README's tables, the intro's "
+                                            "table, results/sensitivity.md) from the registry and the results")
+    p_gen.add_argument("--check", action="store_true", help="rewrite nothing; exit 1 naming each out-of-date file")
+    p_gen.set_defaults(func=_cmd_generate)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
     p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")

@@ -71,14 +71,29 @@ def full_claim(key: str, claim_id: str) -> dict | None:
     return next((c for c in ledger["claims"] if c["id"] == claim_id), None)
 
 
-def _git_commit() -> str:
+def git_state(repo: Path = REPO) -> tuple[str, list[str]]:
+    """(commit, uncommitted paths) of the checkout ``repo``: ``git rev-parse HEAD`` and every path
+    ``git status --porcelain`` lists (changed, staged or untracked and not ignored). Raises
+    RnnreproError when ``repo`` is not a git checkout or git cannot be run."""
     try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                               capture_output=True, text=True, check=True)
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True)
+        status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True,
+                                check=True)
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+        raise RnnreproError(f"{repo} is not a git checkout with a commit (or git cannot be run): a shipped "
+                            f"result records the commit it was made from, so ship from a clone") from None
+    return rev.stdout.strip(), [line[3:] for line in status.stdout.splitlines() if line.strip()]
+
+
+def _git_commit() -> str:
+    """The commit to record; RnnreproError (one line, naming the fix) when the tree has uncommitted
+    changes, so that the commit names exactly the code the result came from."""
+    commit, dirty = git_state(REPO)
+    if dirty:
+        shown = ", ".join(dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
+        raise RnnreproError(f"the working tree has uncommitted changes ({shown}): commit them (or ship from a "
+                            f"clean clone) first; a shipped result records the commit it was made from")
+    return commit
 
 
 def _run_full(key: str, out: Path, env: dict | None = None) -> tuple[int, float, str]:
@@ -94,13 +109,14 @@ def ship_full(key: str, *, lower_isa: bool = False, log=print) -> dict:
 
     With ``lower_isa`` the full profile also runs with torch's kernels forced one instruction set
     lower (:func:`rnnrepro.book.machine.lower_isa_env`); both must pass. Returns the manifest.
-    Raises :class:`RnnreproError` (nothing shipped) when a run fails.
+    Raises :class:`RnnreproError` (nothing run, nothing shipped) when the working tree has
+    uncommitted changes, and (nothing shipped) when a run fails.
     """
     from rnnrepro.book.chapters import get_chapter
     from rnnrepro.book.machine import cpu_info, lower_isa_env
 
     get_chapter(key)
-    commit = _git_commit()   # before anything is written: the shipped files are tracked, so later it reads dirty
+    commit = _git_commit()   # refuses an uncommitted tree in a second, before anything runs or is written
     with tempfile.TemporaryDirectory(prefix=f"rnnrepro-full-{key}-") as tmp:
         runs = {}
         plans = [("native", None)] + ([("lower_isa", lower_isa_env())] if lower_isa else [])

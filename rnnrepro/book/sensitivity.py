@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from rnnrepro.errors import ConfigError
+from rnnrepro.errors import ConfigError, RnnreproError
 from rnnrepro.book.ledger import PERTURB_ENV
 
 FACTORS = (0.9, 1.1)
@@ -161,3 +161,44 @@ def sensitivity_run(chapter: str, helper: str, factor: float, *, out: Path,
         for kind, claim_id, _ in json.loads(ledger_path.read_text()).get("failures", []):
             result.failed.setdefault(kind, []).append(claim_id)
     return result
+
+
+def record_results(key: str, results: list[SensitivityResult], *, root: Path | None = None,
+                   commit: str | None = None, date: str | None = None) -> Path:
+    """Record perturbed runs of chapter ``key`` in ``results/sensitivity/<key>.json`` (what the
+    sensitivity page is generated from, :mod:`rnnrepro.book.chapter_lists`); return the file.
+
+    Each run replaces the recorded one of the same helper and factor; runs of helpers the registry
+    entry no longer lists are dropped. Every failing id is recorded, with the counts per kind."""
+    import datetime as _dt
+
+    from rnnrepro.book.chapter_lists import SENSITIVITY_DIR
+    from rnnrepro.book.chapters import get_chapter
+    from rnnrepro.book.paths import REPO
+
+    root = Path(root or REPO)
+    if commit is None:
+        from rnnrepro.book.full import git_state
+
+        try:
+            head, dirty = git_state(root)
+            commit = head + ("-dirty" if dirty else "")
+        except RnnreproError:     # not a git checkout
+            commit = "unknown"
+    date = date or _dt.date.today().isoformat()
+    path = root / SENSITIVITY_DIR / f"{key}.json"
+    record = json.loads(path.read_text()) if path.is_file() else {"chapter": key, "runs": []}
+    new = {(r.helper, float(r.factor)): {"helper": r.helper, "factor": r.factor, "profile": "fast", "date": date,
+                                          "commit": commit, "error": r.error, "failed": r.failed,
+                                          "n_failed": {kind: len(ids) for kind, ids in r.failed.items()}}
+           for r in results}
+    helpers = get_chapter(key).helpers
+    kept = [run for run in record["runs"] if (run["helper"], float(run["factor"])) not in new
+            and run["helper"] in helpers]
+    order = {h: i for i, h in enumerate(helpers)}
+    record["runs"] = sorted(kept + list(new.values()), key=lambda r: (order.get(r["helper"], len(order)), r["factor"]))
+    if not any(run.get("transcribed") for run in record["runs"]):
+        record.pop("note", None)     # the note says where transcribed runs came from
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    return path

@@ -5,7 +5,7 @@ from rnnrepro.book.profiles import Chapter, Param
 CHAPTER = Chapter(
     key="dynamics",
     title="Recurrent networks as dynamical systems",
-    paper="(front matter: the notation and tools the five papers share)",
+    paper="(front matter: the notation and tools the papers share)",
     notebook="book/chapters/dynamics.md",
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed"),
