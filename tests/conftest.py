@@ -41,6 +41,39 @@ def _say(text: str) -> None:
         reporter.write_line(f"[{time.strftime('%H:%M:%S')}] {text}")
 
 
+def pytest_sessionstart(session):
+    """Before any test runs: a session that will execute chapters has their data (missing files fetched
+    when the source can be reached, as the book build does), else it stops with one line that names the
+    folder, the files and what to do (:func:`rnnrepro.data.preflight.ensure_data`)."""
+    config = session.config
+    if hasattr(config, "workerinput") or not _runs_chapters(config):      # xdist workers: the controller checks
+        return
+    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.data.preflight import ensure_data
+    from rnnrepro.errors import DataError
+
+    try:
+        ensure_data(all_chapters().values(), log=print)
+    except DataError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _runs_chapters(config) -> bool:
+    """Whether ``-m`` admits tests marked ``chapter`` and the paths given may hold some."""
+    from pathlib import Path
+
+    from _pytest.mark.expression import Expression
+
+    expr = config.getoption("markexpr") or ""
+    if expr:
+        admits = Expression.compile(expr).evaluate
+        if not any(admits(lambda name, m=marks: name in m) for marks in ({"chapter"}, {"chapter", "portability"},
+                                                                           {"chapter", "full"})):
+            return False
+    paths = [Path(config.invocation_params.dir, arg.split("::")[0]) for arg in config.args]
+    return any(path.is_dir() or (path.is_file() and "pytest.mark.chapter" in path.read_text()) for path in paths)
+
+
 _OPT_IN = ("full", "sensitivity")   # markers whose tests run only when -m names them
 
 

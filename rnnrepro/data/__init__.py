@@ -34,10 +34,16 @@ def user_data_dir() -> Path:
     return Path(base) / "rnnrepro"
 
 
+def data_root_path() -> Path:
+    """Where the data root is (``$RNNREPRO_DATA``, else ``../shared/data`` when it exists, else
+    :func:`user_data_dir`), whether it exists or not."""
+    shared = _CHECKOUT.parent / "shared" / "data"
+    return Path(os.environ.get(DATA_ENV) or (shared if shared.is_dir() else user_data_dir()))
+
+
 def data_root() -> Path:
     """The data root folder; raises DataError if it does not exist."""
-    shared = _CHECKOUT.parent / "shared" / "data"
-    root = Path(os.environ.get(DATA_ENV) or (shared if shared.is_dir() else user_data_dir()))
+    root = data_root_path()
     if not root.is_dir():
         raise DataError(f"data folder {root} does not exist: run `{FETCH_COMMAND}` (downloads WikiText-2 "
                         f"there), or set {DATA_ENV} to the folder that holds wikitext-2/ (README, 'Data')")

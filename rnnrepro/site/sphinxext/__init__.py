@@ -1,5 +1,6 @@
 """The book's Sphinx extension (``extra_extensions: [rnnrepro.site.sphinxext]`` in ``_config.yml``).
 
+- :mod:`.data_check`: every chapter's data fetched or found before any chapter executes, else one line;
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
@@ -16,14 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rnnrepro.site.sphinxext import (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts,
-                                    style)
+from rnnrepro.site.sphinxext import (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, mathjax,
+                                    scripts, style)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bibliography, book_table, downloads, heartbeat, ipc_kernels, mathjax, scripts, style):
+    for module in (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, mathjax, scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
