@@ -161,8 +161,6 @@ def test_the_package_has_no_import_circle():
             visit(module, [module])
 
 
-#: Chapters whose figure captions follow CONTRIBUTING's "Figures and captions" (the rest follow as they are redone).
-CAPTION_STYLED = ("cayci", "dynamics", "flynn", "li", "miller", "ribeiro")
 CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|, at reduced scale\.)"
                            r"|Not in the paper: \S)")
 #: Panels are named "(a) …; (b) …", never by position; a LaTeX command (\left, \top) is not a panel word.
@@ -172,9 +170,9 @@ PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.
 @pytest.mark.parametrize("key", sorted(all_chapters()))
 def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
     """Every figure cell's metadata names the figure ``fig-<key>-<fig_id>``, repeating its ``ledger.figure``
-    id (every chapter). In the chapters of CAPTION_STYLED it also carries a caption that opens with "Paper
-    Fig. N replicated.", "Paper Fig. N, at reduced scale." or "Not in the paper: …", and names its panels
-    (a), (b), … rather than left/right/top."""
+    id, and carries a caption that opens with "Paper Fig. N replicated.", "Paper Fig. N, at reduced scale."
+    or "Not in the paper: …", and names its panels (a), (b), … rather than left/right/top (every registered
+    chapter: CONTRIBUTING's "Figures and captions")."""
     nb = jupytext.read(REPO / all_chapters()[key].notebook)
     figure_cells = [c for c in nb.cells if c.cell_type == "code" and "ledger.figure(" in c.source]
     assert figure_cells, f"{key}: no figure cell"
@@ -183,9 +181,20 @@ def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
         meta = cell.metadata.get("mystnb", {}).get("figure", {})
         name = meta.get("name", "")
         assert name == f"fig-{key}-{fig_id}", f"{key}: figure {fig_id} is named {name!r}, not 'fig-{key}-{fig_id}'"
-        if key not in CAPTION_STYLED:
-            continue
         caption = meta.get("caption", "")
         assert CAPTION_START.match(caption), f"{key}: caption of {fig_id} opens {caption[:60]!r}"
         found = PANEL_BY_POSITION.search(caption)
         assert found is None, f"{key}: caption of {fig_id} names a panel by position ({found.group(0)!r})"
+
+
+def test_no_test_keeps_its_own_list_of_chapters():
+    """Per-chapter tests cover every registered chapter by default: they parametrize over ``all_chapters()``,
+    never over a hand-kept tuple of keys (which a new chapter would silently miss)."""
+    keys = "|".join(map(re.escape, all_chapters()))
+    listed = re.compile(rf"[\"']({keys})[\"']\s*,\s*[\"']({keys})[\"']")
+    for path in sorted((REPO / "tests").glob("test_*.py")):
+        if any(path.name.startswith(f"test_{key}_") for key in all_chapters()):
+            continue                       # a chapter's own tests
+        found = listed.search(path.read_text())
+        assert found is None, f"tests/{path.name} lists chapters by hand ({found.group(0)}): parametrize over " \
+                              f"all_chapters() instead"

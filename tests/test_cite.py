@@ -28,7 +28,7 @@ def test_bibtex_parses_and_names_the_chapter(key):
         assert "url" not in entry.fields and note.startswith("Unpublished")
 
 
-@pytest.mark.parametrize("key", ["flynn", "cayci", "li"])
+@pytest.mark.parametrize("key", list(all_chapters()))
 def test_title_is_the_page_heading(key):
     heading = next(line[2:] for line in (cite.REPO / all_chapters()[key].notebook).read_text().splitlines()
                    if line.startswith("# "))
