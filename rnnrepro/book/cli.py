@@ -180,6 +180,7 @@ def _cmd_sensitivity(args) -> int:
             print(result.line(), flush=True)
             results.append(result)
             missed += not result.detected
+    out.mkdir(parents=True, exist_ok=True)
     (out / "sensitivity.json").write_text(json.dumps([vars(r) for r in results], indent=1) + "\n")
     print(f"{chapter.key}: {len(results) - missed} of {len(results)} perturbations fail a paper claim "
           f"(details: {out / 'sensitivity.json'}; recorded in {record_results(chapter.key, results)})")
