@@ -90,3 +90,15 @@ def test_shipped_full_verdicts_show_beside_fast(chapter):
     text = _page(chapter.notebook.removesuffix(".md") + ".html")
     assert "Paper-scale <code>full</code> results shipped" in text
     assert '<span class="rnnrepro-profile">full</span>' in text
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)
+def test_chapter_page_offers_its_executed_notebook_and_no_button_to_a_placeholder(chapter):
+    """The download menu lists the executed .ipynb; no launch button leads to a placeholder repository
+    while the public address is unset, and no thebe configuration names an example repository."""
+    page = chapter.notebook.removesuffix(".md")
+    text = _page(f"{page}.html")
+    assert f'_sources/{page}.ipynb"' in text and '"outputs"' in (HTML / "_sources" / f"{page}.ipynb").read_text()
+    assert "binder-examples" not in text and "x-thebe-config" not in text
+    if book_metadata()["repository"] is None:
+        assert "mybinder.org" not in text and "colab.research.google.com" not in text

@@ -2,6 +2,8 @@
 
 - :mod:`.data_check`: every chapter's data fetched or found before any chapter executes, else one line;
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
+- :mod:`.launch`: the executed .ipynb in every page's download menu; launch buttons (Binder, Colab) only once
+  the public address is set; no thebe configuration naming an example repository;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);
 - :mod:`.style`: the book's style sheet and scripts (claims tables that fit the page, status badges,
@@ -17,14 +19,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rnnrepro.site.sphinxext import (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, mathjax,
-                                    scripts, style)
+from rnnrepro.site.sphinxext import (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch,
+                                    mathjax, scripts, style)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, mathjax, scripts, style):
+    for module in (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax, scripts,
+                   style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
