@@ -169,3 +169,14 @@ def test_record_results_merges_by_helper_and_factor(tmp_path):
     assert json.loads(path.read_text())["note"] == "transcribed"                  # runs[0] is still transcribed
     record_results(key, [SensitivityResult(key, helpers[0], 0.9)], root=tmp_path, commit="abc", date="2031-01-02")
     assert "note" not in json.loads(path.read_text())
+
+
+def test_every_helper_has_recorded_runs():
+    """Each helper of each entry has a recorded run per factor (`python -m rnnrepro sensitivity KEY` records them);
+    the page would say 'not run'."""
+    records = cl.sensitivity_records()
+    for key, chapter in all_chapters().items():
+        runs = {(r["helper"], float(r["factor"])) for r in records.get(key, {}).get("runs", [])}
+        missing = [f"{h} ×{f:g}" for h in chapter.helpers for f in cl.FACTORS if (h, f) not in runs]
+        assert not missing, f"{key}: no recorded sensitivity run for {missing}: run `python -m rnnrepro " \
+                            f"sensitivity {key}` and commit results/"
