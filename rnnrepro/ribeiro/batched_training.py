@@ -89,6 +89,7 @@ class BatchedTrainer:
         self.history = {k: [] for k in ("epoch", "train_loss", "train_acc", "val_epoch", "val_loss",
                                         "val_acc")}
         self.snapshots: dict[int, dict] = {}
+        self.init_ulps = 0            # set by whoever moves the initial weights (recorded in config())
 
     def lr(self) -> float:
         return self.lr0 * self.gamma ** sum(self.epoch >= m for m in self.milestones)
@@ -102,11 +103,8 @@ class BatchedTrainer:
         """One clipped Adam step of every seed on the batch U (T, b, 6), y (b,), with ``sched`` =
         :meth:`_schedule` on the device (a tensor, so that a CUDA graph can replay the step).
         Returns (summed cross entropy (S,), correct (S,))."""
-        logits = self.forward_all(U)                                # (S, n, 4)
-        S, n = logits.shape[:2]
-        ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
-        per_seed = ce.sum(1) if self.reduction == "sum" else ce.mean(1)
-        grads = torch.autograd.grad(per_seed.sum(), self.params)
+        ce, logits, grads = self._loss_and_grads(U, y)
+        S = ce.shape[0]
         norm = torch.sqrt(sum((g.reshape(S, -1).double() ** 2).sum(1) for g in grads)).float()
         coef = torch.clamp(self.clip / (norm + 1e-6), max=1.0)
         with torch.no_grad():
@@ -117,6 +115,15 @@ class BatchedTrainer:
                 denom = (v.sqrt() / sched[1]).add_(1e-8)
                 p.addcdiv_(m * sched[0], denom, value=-1.0)
         return ce.detach().sum(1), (logits.argmax(2) == y).sum(1)
+
+    def _loss_and_grads(self, U, y):
+        """Per-sample cross entropy (S, n), logits (S, n, 4) and the gradients of each seed's loss (summed or
+        mean cross entropy, as ``reduction``) w.r.t. ``params``, by autograd."""
+        logits = self.forward_all(U)                                # (S, n, 4)
+        S, n = logits.shape[:2]
+        ce = F.cross_entropy(logits.reshape(S * n, -1), y.repeat(S), reduction="none").view(S, n)
+        per_seed = ce.sum(1) if self.reduction == "sum" else ce.mean(1)
+        return ce, logits, torch.autograd.grad(per_seed.sum(), self.params)
 
     def _step(self, U, y):
         """:meth:`_update` eagerly, or on CUDA as a replay of a captured graph of it (after 3 eager warm-up
@@ -193,10 +200,12 @@ class BatchedTrainer:
 
     def config(self) -> dict:
         """The training configuration, as recorded in a checkpoint: the data's sizes (T, n_train, n_val, read
-        off the tensors it trains on) and seeds (when given), the width, the batch and the optimiser settings."""
+        off the tensors it trains on) and seeds (when given), the width, the batch, the optimiser settings, the
+        trainer class and the ulps by which the initial weights were moved."""
         return dict(T=int(self.U.shape[0]), n_train=int(self.U.shape[1]), n_val=int(self.Uva.shape[1]),
                     hidden=self.hidden, data_seeds=self.data_seeds, batch=self.batch, lr=self.lr0,
-                    milestones=list(self.milestones), gamma=self.gamma, clip=self.clip, reduction=self.reduction)
+                    milestones=list(self.milestones), gamma=self.gamma, clip=self.clip, reduction=self.reduction,
+                    trainer=type(self).__name__, init_ulps=self.init_ulps)
 
     def state(self) -> dict:
         """Everything a bit-for-bit resume needs: parameters, Adam moments, step, epoch, history, torch RNG,

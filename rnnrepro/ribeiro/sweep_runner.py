@@ -25,13 +25,44 @@ from rnnrepro.ribeiro.paper_sweep import DATA_SEEDS, paper_data
 from rnnrepro.ribeiro.batched_training import BatchedTrainer, flat_per_seed
 
 
+TRAINERS = ("auto", "fused", "batched")
+
+
+def trainer_class(trainer: str, device: str) -> type[BatchedTrainer]:
+    """The trainer class for a device: "auto" is the fastest correct one (:class:`FusedTrainer` on the CPU,
+    :class:`BatchedTrainer` with CUDA-graph replay on a GPU)."""
+    if trainer not in TRAINERS:
+        raise ValueError(f"unknown trainer {trainer!r}; choose from {', '.join(TRAINERS)}")
+    if trainer == "fused" or (trainer == "auto" and torch.device(device).type == "cpu"):
+        from rnnrepro.ribeiro.fused_lstm import FusedTrainer
+        return FusedTrainer
+    return BatchedTrainer
+
+
+def move_by_ulps(params: Sequence[torch.Tensor], ulps: int) -> None:
+    """Move every entry of the float tensors ``params`` by ``ulps`` units in the last place (towards +inf for
+    ulps > 0), in place: the last-bit twin of an initial condition."""
+    with torch.no_grad():
+        for p in params:
+            direction = torch.full_like(p, float("inf") if ulps > 0 else float("-inf"))
+            for _ in range(abs(ulps)):
+                p.copy_(torch.nextafter(p, direction))
+
+
+def task_path(out: str, seeds: Sequence[int], init_ulps: int = 0) -> str:
+    """The checkpoint of one seed batch: ``out/task-<first>-<last>[-ulp<k>].pt``."""
+    return os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}" + (f"-ulp{init_ulps}" if init_ulps else "") + ".pt")
+
+
 def run_task(seeds: Sequence[int], *, out: str, epochs: int, T: int, n: int, hidden: int = 50,
              checkpoint_every: int = 100, eval_every: int = 10, device: str = "cpu", threads: int = 1,
-             snapshots: Sequence[int] = ()) -> str:
+             snapshots: Sequence[int] = (), trainer: str = "auto", init_ulps: int = 0) -> str:
     """Train one seed batch to ``epochs`` (resuming from its checkpoint) and return the checkpoint path.
 
     The optimiser state is kept at every epoch in ``snapshots`` (and at epoch 0): a replay of the epochs
-    that follow one of them, on another machine, re-verifies the shipped sweep."""
+    that follow one of them, on another machine, re-verifies the shipped sweep. ``init_ulps`` moves every
+    initial weight by that many ulps (:func:`move_by_ulps`) before training; ``trainer`` as
+    :func:`trainer_class`."""
     torch.set_num_threads(threads)
     dtype = torch.get_default_dtype()
     torch.set_default_dtype(torch.float32)   # the initial weights are drawn under it, in any calling process
@@ -39,8 +70,11 @@ def run_task(seeds: Sequence[int], *, out: str, epochs: int, T: int, n: int, hid
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
         data = paper_data(n, T)
-        bt = BatchedTrainer(seeds, data, hidden=hidden, reduction="sum", device=device, data_seeds=DATA_SEEDS)
-        path = os.path.join(out, f"task-{seeds[0]}-{seeds[-1]}.pt")
+        bt = trainer_class(trainer, device)(seeds, data, hidden=hidden, reduction="sum", device=device,
+                                            data_seeds=DATA_SEEDS)
+        move_by_ulps(bt.params, init_ulps)
+        bt.init_ulps = init_ulps
+        path = task_path(out, seeds, init_ulps)
         if os.path.exists(path):
             bt.load(path)
         stops = sorted({e for e in snapshots if 0 < e <= epochs} | {epochs}
@@ -124,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
+    ap.add_argument("--first-seed", type=int, default=0, help="seeds first-seed … first-seed + seeds − 1")
+    ap.add_argument("--trainer", default="auto", choices=TRAINERS,
+                    help="auto: the fused trainer on a CPU, the batched one (CUDA graphs) on a GPU")
+    ap.add_argument("--init-ulps", type=int, default=0, help="move every initial weight by this many ulps")
     a = ap.parse_args(argv)
     if a.export:
         keep = {int(e) for e in a.keep_snapshots.split(",") if e} or None
@@ -134,11 +172,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if not a.out:
         ap.error("--out DIR is required to run a sweep")
-    seeds = list(range(a.seeds))
+    seeds = list(range(a.first_seed, a.first_seed + a.seeds))
     batches = [seeds[k:k + a.batch_seeds] for k in range(0, len(seeds), a.batch_seeds)]
     paths = run_sweep(batches, workers=a.workers, scheduler=a.scheduler, out=a.out, epochs=a.epochs,
                       T=a.T, n=a.n, checkpoint_every=a.checkpoint_every, eval_every=a.eval_every,
-                      device=a.device, snapshots=tuple(int(e) for e in a.snapshots.split(",") if e))
+                      device=a.device, snapshots=tuple(int(e) for e in a.snapshots.split(",") if e),
+                      trainer=a.trainer, init_ulps=a.init_ulps)
     print("\n".join(paths))
 
 
