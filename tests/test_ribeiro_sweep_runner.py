@@ -89,3 +89,36 @@ def test_a_paper_configuration_trainer_records_the_shipped_config():
     recorded = bt.config()
     assert (recorded.pop("trainer"), recorded.pop("init_ulps")) == ("BatchedTrainer", 0)   # newer than wss_paper
     assert recorded == {k: v for k, v in shipped.items() if k not in per_run}
+
+
+def test_several_task_checkpoints_export_as_one_sweep(tmp_path, monkeypatch):
+    from rnnrepro.book.artifacts import load_artifact
+    from rnnrepro.ribeiro import sweep_runner, train_artifacts
+
+    kw = dict(epochs=2, T=52, n=20, hidden=5, checkpoint_every=1, eval_every=1, snapshots=(1,))
+    one = run_sweep([[0, 1, 2]], out=str(tmp_path / "one"), **kw)
+    two = run_sweep([[0, 1], [2]], out=str(tmp_path / "two"), workers=2, **kw)
+    monkeypatch.setattr(train_artifacts, "ART_DIR", tmp_path / "art")
+    sweep_runner.export(one, name="whole", ran_on="test", command="test")
+    sweep_runner.export(two, name="parts", ran_on="test", command="test")
+    whole, parts = (load_artifact(tmp_path / "art", n) for n in ("whole", "parts"))
+    assert parts.config["seeds"] == [0, 1, 2] and parts.config == whole.config
+    for key in whole.params:
+        assert np.array_equal(whole.params[key], parts.params[key]), key
+    for key in whole.history:
+        assert np.array_equal(np.asarray(whole.history[key]), np.asarray(parts.history[key])), key
+    other = run_sweep([[3]], out=str(tmp_path / "three"), **dict(kw, epochs=1))
+    with pytest.raises(ValueError, match="differs"):
+        sweep_runner.export(two + other, name="bad", ran_on="test", command="test")
+
+
+def test_trainer_class_is_fused_on_cpu_and_batched_on_gpu():
+    from rnnrepro.ribeiro.batched_training import BatchedTrainer
+    from rnnrepro.ribeiro.fused_lstm import FusedTrainer
+    from rnnrepro.ribeiro.sweep_runner import trainer_class
+
+    assert trainer_class("auto", "cpu") is FusedTrainer
+    assert trainer_class("auto", "cuda") is BatchedTrainer
+    assert trainer_class("batched", "cpu") is BatchedTrainer
+    with pytest.raises(ValueError, match="unknown trainer"):
+        trainer_class("fast", "cpu")

@@ -3,9 +3,11 @@
     python -m rnnrepro.ribeiro.sweep_runner --out DIR [--seeds 10] [--batch-seeds 10] [--epochs 3000]
         [--T 150] [--n 1000] [--checkpoint-every 100] [--eval-every 10] [--device cpu]
         [--workers 1] [--scheduler ADDRESS] [--snapshots 1,1000,1001,2999]
-    python -m rnnrepro.ribeiro.sweep_runner --export DIR/task-0-9.pt --name wss_paper --ran-on "..."
+    python -m rnnrepro.ribeiro.sweep_runner --export DIR/task-0-4.pt DIR/task-5-9.pt --name NAME --ran-on "..."
+        [--keep-snapshots 499] [--command "how the checkpoints were trained"]
 
-Each task trains one batch of seeds with :class:`BatchedTrainer` (the authors' summed loss, clip 0.25,
+Each task trains one batch of seeds with the fastest correct trainer for the device (``--trainer auto``:
+:class:`FusedTrainer` on a CPU, :class:`BatchedTrainer` with CUDA graphs on a GPU; the authors' summed loss, clip 0.25,
 Adam 1e-3, lr ÷10 at epochs 500, 1000, 2000) and writes ``DIR/task-<first>-<last>.pt``, resuming from it
 when it exists. Tasks run in local processes (``--workers``), or on a dask.distributed cluster when
 ``--scheduler`` is given (dask is optional and imported only then).
@@ -106,44 +108,57 @@ def run_sweep(seed_batches: Sequence[Sequence[int]], *, workers: int = 1, schedu
         return list(ex.map(partial(run_task, **task_kw), [list(b) for b in seed_batches]))
 
 
-def export(checkpoint: str, *, name: str, ran_on: str, command: str, keep: Collection[int] | None = None) -> None:
-    """Ship a finished task checkpoint as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
+def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command: str,
+           keep: Collection[int] | None = None) -> None:
+    """Ship finished task checkpoints (one, or several of one sweep: their seeds are concatenated in the order
+    given) as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
 
     Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
     for every snapshot epoch e in ``keep`` (default: all), ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v``
     (S, D) (Adam's moments).
     History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``.
-    The config (data sizes and seeds, width, batch, optimiser) is the one the checkpoint records
-    (:meth:`BatchedTrainer.config`); ValueError for a checkpoint that records none."""
+    The config (data sizes and seeds, width, batch, optimiser, trainer) is the one the checkpoints record
+    (:meth:`BatchedTrainer.config`); ValueError for a checkpoint that records none, or for checkpoints whose
+    configs, epochs or snapshot epochs differ."""
     import numpy as np
 
     from rnnrepro.book.artifacts import save_artifact, update_manifest
     from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
-    state = torch.load(checkpoint, weights_only=False)
-    if "config" not in state:
-        raise ValueError(f"{checkpoint} records no training config (a checkpoint written before checkpoints "
-                         "carried one): its data sizes, width and optimiser settings are not known")
-    params = {"theta_init": flat_per_seed(state["snapshots"][0]["params"]),
-              "theta_final": flat_per_seed(state["params"])}
-    kept = {e: snap for e, snap in sorted(state["snapshots"].items()) if e and (keep is None or e in keep)}
-    for e, snap in kept.items():
-        params.update({f"snap{e}_theta": flat_per_seed(snap["params"]), f"snap{e}_m": flat_per_seed(snap["m"]),
-                       f"snap{e}_v": flat_per_seed(snap["v"])})
-    history = {k: np.asarray(v).tolist() for k, v in state["history"].items()}
-    config = dict(seeds=list(state["seeds"]), epochs=int(state["epoch"]), steps=int(state["step"]),
-                  snapshots={str(e): int(s["step"]) for e, s in sorted(state["snapshots"].items())
+    paths = [checkpoints] if isinstance(checkpoints, str) else list(checkpoints)
+    states = [torch.load(p, weights_only=False) for p in paths]
+    for path, state in zip(paths, states):
+        if "config" not in state:
+            raise ValueError(f"{path} records no training config (a checkpoint written before checkpoints "
+                             "carried one): its data sizes, width and optimiser settings are not known")
+        same = ("config", "epoch", "step")
+        if any(state[k] != states[0][k] for k in same) or sorted(state["snapshots"]) != sorted(states[0]["snapshots"]):
+            raise ValueError(f"{path} differs from {paths[0]} in its config, epoch or snapshot epochs")
+    cat = lambda get: torch.cat([flat_per_seed(get(st)) for st in states])
+    params = {"theta_init": cat(lambda st: st["snapshots"][0]["params"]), "theta_final": cat(lambda st: st["params"])}
+    kept = [e for e in sorted(states[0]["snapshots"]) if e and (keep is None or e in keep)]
+    for e in kept:
+        for key, part in (("theta", "params"), ("m", "m"), ("v", "v")):
+            params[f"snap{e}_{key}"] = cat(lambda st, e=e, part=part: st["snapshots"][e][part])
+    history = {k: np.concatenate([np.asarray(st["history"][k]).reshape(len(st["history"][k]), -1) for st in states],
+                                 axis=1).tolist() if k not in ("epoch", "val_epoch")
+               else np.asarray(states[0]["history"][k]).tolist() for k in states[0]["history"]}
+    first = states[0]
+    config = dict(seeds=[int(s) for st in states for s in st["seeds"]], epochs=int(first["epoch"]),
+                  steps=int(first["step"]),
+                  snapshots={str(e): int(first["snapshots"][e]["step"]) for e in sorted(first["snapshots"])
                              if e == 0 or e in kept},
-                  **state["config"], ran_on=ran_on)
+                  **first["config"], ran_on=ran_on)
     save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
-    update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=int(state["seeds"][0]))
-
+    update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=config["seeds"])
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
-    ap.add_argument("--export", metavar="CHECKPOINT", help="ship a finished checkpoint as an artefact")
+    ap.add_argument("--export", metavar="CHECKPOINT", nargs="+",
+                    help="ship finished checkpoints (the task files of one sweep) as one artefact")
+    ap.add_argument("--command", default="", help="the command that trained the checkpoints (recorded)")
     ap.add_argument("--name", default="wss_paper")
     ap.add_argument("--ran-on", default="", help="the machine the checkpoint was trained on (recorded)")
     ap.add_argument("--keep-snapshots", default="", help="snapshot epochs to ship (default: all)")
@@ -159,20 +174,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
     ap.add_argument("--first-seed", type=int, default=0, help="seeds first-seed … first-seed + seeds − 1")
+    ap.add_argument("--seed-list", default="", help="comma-separated seeds (instead of --seeds/--first-seed)")
     ap.add_argument("--trainer", default="auto", choices=TRAINERS,
                     help="auto: the fused trainer on a CPU, the batched one (CUDA graphs) on a GPU")
     ap.add_argument("--init-ulps", type=int, default=0, help="move every initial weight by this many ulps")
     a = ap.parse_args(argv)
     if a.export:
         keep = {int(e) for e in a.keep_snapshots.split(",") if e} or None
+        trained = a.command or "python -m rnnrepro.ribeiro.sweep_runner --out DIR --device cuda"
         export(a.export, name=a.name, ran_on=a.ran_on, keep=keep,
-               command="python -m rnnrepro.ribeiro.sweep_runner --out DIR --device cuda; "
-                       f"python -m rnnrepro.ribeiro.sweep_runner --export DIR/{os.path.basename(a.export)} "
-                       f"--name {a.name}" + (f" --keep-snapshots {a.keep_snapshots}" if keep else ""))
+               command=f"{trained}; python -m rnnrepro.ribeiro.sweep_runner --export "
+                       + " ".join(f"DIR/{os.path.basename(p)}" for p in a.export)
+                       + f" --name {a.name}" + (f" --keep-snapshots {a.keep_snapshots}" if keep else ""))
         return
     if not a.out:
         ap.error("--out DIR is required to run a sweep")
-    seeds = list(range(a.first_seed, a.first_seed + a.seeds))
+    seeds = [int(x) for x in a.seed_list.split(",") if x] or list(range(a.first_seed, a.first_seed + a.seeds))
     batches = [seeds[k:k + a.batch_seeds] for k in range(0, len(seeds), a.batch_seeds)]
     paths = run_sweep(batches, workers=a.workers, scheduler=a.scheduler, out=a.out, epochs=a.epochs,
                       T=a.T, n=a.n, checkpoint_every=a.checkpoint_every, eval_every=a.eval_every,

@@ -1,0 +1,126 @@
+"""The temporal-order outcome as a property of a population of seeds: rates with their intervals, outcomes
+at a given epoch, flips between twin sweeps, transient rises, and Lyapunov exponents of trained networks."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+import torch
+
+from rnnrepro.core import cells
+from rnnrepro.core.lyapunov import largest_lyapunov
+from rnnrepro.ribeiro.paper_sweep import CHANCE, chance_sd, outcome_labels, unflatten
+
+Z95 = 1.959963984540054      #: the standard normal's 97.5 % quantile
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval (lo, hi) of a proportion k / n (95 % by default); ValueError unless 0 ≤ k ≤ n, n ≥ 1."""
+    if not (n >= 1 and 0 <= k <= n):
+        raise ValueError(f"need 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    p, z2 = k / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+
+
+def labels_at(history: dict, epoch: int, *, n_val: int) -> np.ndarray:
+    """Outcome label of every seed (:func:`paper_sweep.outcome_labels`) from the running training accuracy of
+    ``epoch`` and the validation accuracy evaluated at ``epoch``; history arrays are (epochs, S) with
+    ``epoch`` and ``val_epoch`` vectors. ValueError when validation was not evaluated at ``epoch``."""
+    e, ve = np.asarray(history["epoch"]), np.asarray(history["val_epoch"])
+    if epoch not in ve or epoch not in e:
+        raise ValueError(f"epoch {epoch} was not logged (validation every {int(ve[1] - ve[0])} epochs)")
+    tr = np.asarray(history["train_acc"])[int(np.flatnonzero(e == epoch)[0])]
+    va = np.asarray(history["val_acc"])[int(np.flatnonzero(ve == epoch)[0])]
+    return outcome_labels(tr, va, n_val=n_val)
+
+
+def outcome_flips(labels_a: ArrayLike, labels_b: ArrayLike) -> np.ndarray:
+    """Per seed: True where one of two runs solves and the other does not."""
+    a, b = np.asarray(labels_a) == "solved", np.asarray(labels_b) == "solved"
+    if a.shape != b.shape:
+        raise ValueError(f"label arrays differ in shape: {a.shape} and {b.shape}")
+    return a != b
+
+
+def transient_rises(val_acc: ArrayLike, *, n_val: int, n_sd: float = 5.0) -> np.ndarray:
+    """Per seed (columns of val_acc (E, S)): True where the validation accuracy rose to at least chance + n_sd
+    binomial standard deviations at some evaluation and ended within that margin of chance (a rise that
+    fell back)."""
+    va = np.asarray(val_acc, float)
+    margin = n_sd * chance_sd(n_val)
+    return (va.max(0) >= CHANCE + margin) & (np.abs(va[-1] - CHANCE) < margin)
+
+
+def max_abs_gap_to_chance(acc: ArrayLike) -> float:
+    """Largest |accuracy − 1/4| over the given seeds (nan for none)."""
+    a = np.asarray(acc, float)
+    return float(np.abs(a - CHANCE).max()) if a.size else float("nan")
+
+
+def _lstm_map(params: Sequence[torch.Tensor], inputs: torch.Tensor):
+    Wih, Whh, bih, bhh = params[:4]
+    H = Whh.shape[2]
+
+    def f(hc: torch.Tensor) -> torch.Tensor:
+        h, c = cells.lstm_step(hc[..., :H], hc[..., H:], inputs, W_ih=Wih, W_hh=Whh, b_ih=bih, b_hh=bhh)
+        return torch.cat([h, c], -1)
+    return f
+
+
+def lyapunov_under_inputs(theta: np.ndarray | torch.Tensor, *, hidden: int = 50, n_steps: int = 2000,
+                          n_burn: int = 500, seed: int = 0) -> np.ndarray:
+    """Largest Lyapunov exponent (nats per step, float64) of each classifier's LSTM state (h, c) under each
+    constant one-hot input: theta (S, D) flat weights -> (S, 6), from (h, c) = 0 after ``n_burn`` steps."""
+    params = [p.double() for p in unflatten(torch.as_tensor(theta, dtype=torch.float32), hidden)]
+    inputs = torch.eye(6, dtype=torch.float64)
+    S = params[0].shape[0]
+    h0 = torch.zeros(S, 6, 2 * hidden, dtype=torch.float64)
+    with torch.enable_grad():
+        lam = largest_lyapunov(_lstm_map(params, inputs), h0, n_steps, n_burn, seed=seed)
+    return lam.detach().numpy()
+
+
+def deep_minima(v: ArrayLike) -> np.ndarray:
+    """Strict local minima of a cost profile deeper than 1e-12 of its largest |value| (far above float64
+    round-off): :func:`minima.strict_minima_beyond` with that tolerance."""
+    from rnnrepro.ribeiro.minima import strict_minima_beyond
+    v = np.asarray(v, float)
+    return strict_minima_beyond(v, 1e-12 * float(np.max(np.abs(v))))
+
+
+def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Sequence[torch.Tensor], *,
+                       s_line: np.ndarray, s_zoom: np.ndarray, n_seq: int, hidden: int = 50) -> dict[str, np.ndarray]:
+    """Fig. 4's statistics along θ(s) = s·θ_init + (1 − s)·θ_final for each seed (rows of theta_* (S, D)), on the
+    first n_seq training / validation sequences of data = (Xtr, ytr, Xva, yva), float64:
+    ``zoom_train_minima`` (S,) strict minima of the training cost on s_zoom; ``line_train_argmin``,
+    ``line_val_argmin`` (S,) the s of the lowest training / validation cost on s_line."""
+    from rnnrepro.ribeiro.temporal_order import line_cost, line_thetas, new_model
+    model = new_model(hidden, 0)                                          # parameter shapes only
+    Xtr, ytr, Xva, yva = (d[:n_seq] for d in data)
+    out = {k: [] for k in ("zoom_train_minima", "line_train_argmin", "line_val_argmin")}
+    for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
+        line = line_thetas(ti, tf, s_line)
+        out["zoom_train_minima"].append(int(deep_minima(line_cost(model, line_thetas(ti, tf, s_zoom), Xtr, ytr, chunk=64)).sum()))
+        out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
+        out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
+    return {k: np.asarray(v) for k, v in out.items()}
+
+
+def steady_state_spreads(theta_init: np.ndarray, theta_final: np.ndarray, s: np.ndarray, *, hidden: int = 50,
+                         seed: int = 0) -> np.ndarray:
+    """Spread of every steady-state output (Figs. 5, 8, 9) along θ(s) for each seed: (S, len(s), 6 inputs,
+    4 outputs), from 8 initial states N(0, 1), 600 steps of which the last 300 are kept, float64."""
+    from rnnrepro.ribeiro import bifurcation as bif
+    from rnnrepro.ribeiro.temporal_order import batched_params, line_thetas, new_model
+    model = new_model(hidden, 0)
+    spreads = []
+    for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
+        P = batched_params(model, line_thetas(ti, tf, s))
+        readout = lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
+        out, _ = bif.steady_states(P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"], inputs=torch.eye(6), readout=readout,
+                                   n_ic=8, n_steps=600, burn=300, seed=seed)
+        spreads.append(np.stack([bif.classify_all(out, channel=j)[1] for j in range(out.shape[-1])], -1))
+    return np.stack(spreads)

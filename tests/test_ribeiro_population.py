@@ -1,0 +1,74 @@
+"""Population statistics of the temporal-order sweep, against independent references."""
+import numpy as np
+import pytest
+import torch
+from scipy.optimize import brentq
+
+from rnnrepro.ribeiro import population as pop
+from rnnrepro.ribeiro import temporal_order as to
+
+
+@pytest.mark.parametrize("k,n", [(1, 10), (0, 50), (7, 50), (50, 50), (3, 12)])
+def test_wilson_interval_inverts_the_score_test(k, n):
+    z = pop.Z95
+    score = lambda p: (k / n - p) ** 2 - z * z * p * (1 - p) / n        # zero at the interval's ends
+    lo, hi = pop.wilson_interval(k, n)
+    want_lo = 0.0 if k == 0 else brentq(score, 1e-12, min(k / n, 1 - 1e-9))
+    want_hi = 1.0 if k == n else brentq(score, max(k / n, 1e-9), 1 - 1e-12)
+    assert lo == pytest.approx(want_lo, abs=1e-9) and hi == pytest.approx(want_hi, abs=1e-9)
+    with pytest.raises(ValueError):
+        pop.wilson_interval(n + 1, n)
+
+
+def test_labels_at_reads_the_epoch_asked_for():
+    history = dict(epoch=[10, 20], val_epoch=[10, 20], train_acc=[[0.3, 0.99], [0.6, 1.0]],
+                   val_acc=[[0.25, 0.5], [0.26, 0.99]])
+    assert list(pop.labels_at(history, 20, n_val=1000)) == ["memorised", "solved"]
+    assert list(pop.labels_at(history, 10, n_val=1000)) == ["other", "other"]
+    with pytest.raises(ValueError, match="not logged"):
+        pop.labels_at(history, 15, n_val=1000)
+
+
+def test_flips_and_transient_rises():
+    assert list(pop.outcome_flips(["solved", "memorised", "other"], ["memorised", "other", "solved"])) == \
+        [True, False, True]
+    sd = np.sqrt(0.25 * 0.75 / 1000)
+    va = np.array([[0.25, 0.25, 0.25], [0.25 + 6 * sd, 0.25 + 4 * sd, 0.9], [0.25, 0.25, 0.95]])
+    assert list(pop.transient_rises(va, n_val=1000)) == [True, False, False]
+
+
+def _scalar_lstm_fixed_point_exponent(theta, symbol):
+    """log of the spectral radius of the (h, c) Jacobian at the fixed point reached from 0, by finite
+    differences of our own numpy LSTM step (nn.LSTM's gate order i, f, g, o)."""
+    m = to.Classifier(2)
+    torch.nn.utils.vector_to_parameters(torch.as_tensor(theta, dtype=torch.float32), m.parameters())
+    Wih, Whh, bih, bhh = (p.detach().double().numpy() for p in list(m.parameters())[:4])
+    x = np.eye(6)[symbol]
+    sig = lambda v: 1 / (1 + np.exp(-v))
+
+    def step(z):
+        h, c = z[:2], z[2:]
+        g = Wih @ x + Whh @ h + bih + bhh
+        c2 = sig(g[2:4]) * c + sig(g[:2]) * np.tanh(g[4:6])
+        return np.concatenate([sig(g[6:]) * np.tanh(c2), c2])
+    z = np.zeros(4)
+    for _ in range(5000):
+        z = step(z)
+    eps = 1e-6
+    J = np.stack([(step(z + eps * e) - step(z - eps * e)) / (2 * eps) for e in np.eye(4)], 1)
+    return np.log(np.abs(np.linalg.eigvals(J)).max())
+
+
+def test_lyapunov_under_inputs_is_the_fixed_points_spectral_radius():
+    torch.manual_seed(3)
+    thetas = torch.stack([to.flat(to.Classifier(2).float()) for _ in range(2)])
+    lam = pop.lyapunov_under_inputs(thetas, hidden=2, n_steps=3000, n_burn=2000)
+    assert lam.shape == (2, 6)
+    for s in range(2):
+        for k in (0, 3):
+            assert lam[s, k] == pytest.approx(_scalar_lstm_fixed_point_exponent(thetas[s].numpy(), k), abs=2e-3)
+
+
+def test_deep_minima_ignore_round_off_dips():
+    v = np.array([3.0, 1.0, 2.0, 2.0 - 1e-15, 2.0, 0.5, 4.0])
+    assert list(np.flatnonzero(pop.deep_minima(v))) == [1, 5]
