@@ -102,8 +102,8 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
     Xtr, ytr, Xva, yva = (d[:n_seq] for d in data)
     out = {k: [] for k in ("zoom_train_minima", "line_train_argmin", "line_val_argmin")}
     for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
-        line = line_thetas(ti, tf, s_line)
-        out["zoom_train_minima"].append(int(deep_minima(line_cost(model, line_thetas(ti, tf, s_zoom), Xtr, ytr, chunk=64)).sum()))
+        line, zoom = line_thetas(ti, tf, s_line), line_thetas(ti, tf, s_zoom)
+        out["zoom_train_minima"].append(int(deep_minima(line_cost(model, zoom, Xtr, ytr, chunk=64)).sum()))
         out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
         out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
     return {k: np.asarray(v) for k, v in out.items()}
