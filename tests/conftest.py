@@ -87,3 +87,34 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if marker in item.keywords:
                 item.add_marker(skip)
+
+
+_FIGURE_TESTS = ("figures.py", "_plot.py")   # test modules whose figures must read well
+
+
+@pytest.fixture(autouse=True)
+def _figures_read_well(request, monkeypatch):
+    """Every figure that a figure test draws must read well once ``ledger.figure`` has tidied it
+    (:func:`rnnrepro.book.plotting.make_legible`): no raw markup, two ticks per axis, visible legend entries."""
+    if not request.path.name.endswith(_FIGURE_TESTS):
+        yield
+        return
+    import matplotlib.pyplot as plt
+
+    from rnnrepro.book.plotting import legibility_problems, make_legible
+
+    drawn, subplots = [], plt.subplots
+
+    def recording(*args, **kwargs):
+        fig, axes = subplots(*args, **kwargs)
+        drawn.append(fig)
+        return fig, axes
+
+    monkeypatch.setattr(plt, "subplots", recording)
+    yield
+    problems = []
+    for fig in drawn:
+        make_legible(fig)
+        problems += legibility_problems(fig)
+        plt.close(fig)
+    assert not problems, f"figures hard to read: {problems}"

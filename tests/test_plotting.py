@@ -17,3 +17,58 @@ def test_new_figure_size_and_label_check():
     axes[0].set(xlabel="x", ylabel="y")
     assert unlabelled_axes(fig) == []
     plt.close(fig)
+
+
+def test_math_label_puts_raw_scripts_and_roots_in_mathtext():
+    from matplotlib.mathtext import MathTextParser
+
+    from rnnrepro.book.plotting import math_label, raw_markup
+
+    cases = {
+        "‖w_τ(T) − w_gf(T)‖_F": r"‖$w_{τ}$(T) − $w_{\mathrm{gf}}$(T)$‖_{F}$",
+        "max_t ‖h − h*‖": r"$\max_{t}$ ‖h − h*‖",
+        "m^-1/2": "$m^{-1/2}$",
+        "max |F − F^Lin|": r"max |F − $F^{\mathrm{Lin}}$|",
+        "τ_sep: separation": r"$τ_{\mathrm{sep}}$: separation",
+        "α·1/sqrt(t)": r"α·1/$\sqrt{t}$",
+        "e^(−βt) d(0)": "$e^{−βt}$ d(0)",
+        "β_x = 1 − ‖v‖_F/4": "$β_{x}$ = 1 − ‖v$‖_{F}$/4",
+        r"bound $L_f^k\sqrt{n}$ and L_f": r"bound $L_f^k\sqrt{n}$ and $L_{f}$",
+        "no markup, 10 % of it": "no markup, 10 % of it",
+    }
+    parser = MathTextParser("path")
+    for raw, want in cases.items():
+        got = math_label(raw)
+        assert got == want and raw_markup(got) is None, raw
+        for piece in got.split("$")[1::2]:
+            parser.parse(f"${piece}$")
+    assert raw_markup("L_f") == "_" and raw_markup("x^2 $y_1$") == "^" and raw_markup("1/sqrt(t)") == "sqrt("
+
+
+def test_legibility_problems_and_what_make_legible_fixes():
+    from rnnrepro.book.plotting import legibility_problems, make_legible
+
+    from matplotlib.ticker import NullFormatter
+
+    fig, (a, b) = new_figure(2, height=2.0)
+    a.semilogy([1, 2, 3], [0.09, 0.2, 0.8], label="printed L_t")
+    a.yaxis.set_minor_formatter(NullFormatter())      # only 10^-1 is labelled
+    a.plot([1, 2], [0.2, 0.2], ls="none", label="zoom")          # a legend entry nothing draws
+    a.legend()
+    a.set(xlabel="t", ylabel="max ‖∂_Θ H_t‖")
+    b.plot([0, 1], [0, 1])
+    b.set(xlabel="m^-1/2", ylabel="y")
+    before = " ".join(legibility_problems(fig))
+    assert "raw '_'" in before and "raw '^'" in before and "y axis has 1 labelled tick" in before
+    assert "'zoom' has no visible line" in before
+    make_legible(fig)
+    after = legibility_problems(fig)
+    assert after == ["legend entry 'zoom' has no visible line, marker or patch"]
+    assert a.get_ylabel() == r"max ‖$∂_{Θ}$ $H_{t}$‖" and b.get_xlabel() == "$m^{-1/2}$"
+    plt.close(fig)
+
+
+def test_figures_are_svg_only_inside_a_kernel():
+    from rnnrepro.book.plotting import inline_svg
+
+    assert inline_svg() is False

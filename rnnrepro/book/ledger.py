@@ -33,7 +33,7 @@ import numpy as np
 from rnnrepro.data import sha256_file
 from rnnrepro.book.machine import cpu_info
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
-from rnnrepro.book.plotting import unlabelled_axes
+from rnnrepro.book.plotting import legibility_problems, make_legible, unlabelled_axes
 from rnnrepro.book.profiles import Chapter, as_dict
 from rnnrepro.book.rows import KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED, show  # noqa: F401 (the vocabulary)
 
@@ -237,7 +237,9 @@ class Ledger:
     def figure(self, fig_id: str, fig, **arrays) -> None:
         """Save the arrays behind figure ``fig_id`` and glue the figure as ``<key>.<fig_id>``.
 
-        Every axis with data must have x and y labels. The ``.npz`` file is
+        Every axis with data must have x and y labels. Raw sub- and superscripts in its texts are put in
+        mathtext and axes with a single tick get more (:func:`~rnnrepro.book.plotting.make_legible`); what
+        is still hard to read (:func:`~rnnrepro.book.plotting.legibility_problems`) raises. The ``.npz`` file is
         ``<out>/<key>.figures/<fig_id>.npz`` (``self.figures[fig_id]`` records it and its sha256).
         """
         if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", fig_id) or fig_id in self.figures:
@@ -247,6 +249,10 @@ class Ledger:
         missing = unlabelled_axes(fig)
         if missing:
             raise ValueError(f"figure {fig_id}: axes without x/y labels: {missing}")
+        make_legible(fig)
+        problems = legibility_problems(fig)
+        if problems:
+            raise ValueError(f"figure {fig_id} is hard to read: " + "; ".join(problems))
         folder = self.out / f"{self.chapter.key}.figures"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{fig_id}.npz"

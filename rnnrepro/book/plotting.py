@@ -6,6 +6,8 @@ size family and labelled axes. Chapters call :func:`new_figure` and label every 
 
 from __future__ import annotations
 
+import re
+
 import matplotlib.pyplot as plt
 
 #: Width of a full-width figure, in inches; heights are chosen per figure.
@@ -29,13 +31,31 @@ STYLE = {
     "axes.spines.right": False,
     "lines.linewidth": 1.4,
     "figure.constrained_layout.use": True,
+    "svg.hashsalt": "rnnrepro",     # the same ids in every build's SVG
+    "svg.fonttype": "path",         # text drawn as paths: the SVG needs no font
     "image.cmap": "viridis",
 }
 
 
 def use_book_style() -> None:
-    """Apply the book's matplotlib style (idempotent)."""
+    """Apply the book's matplotlib style (idempotent); in a notebook kernel, figures are shown as SVG
+    (sharp at any zoom, on a phone too)."""
     plt.rcParams.update(STYLE)
+    inline_svg()
+
+
+def inline_svg() -> bool:
+    """Make a running IPython kernel display figures as SVG; False (nothing done) outside one."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # pragma: no cover - both come with the book's environment
+        return False
+    shell = get_ipython()
+    if shell is None or not hasattr(shell, "kernel"):
+        return False
+    set_matplotlib_formats("svg")
+    return True
 
 
 def new_figure(ncols: int = 1, nrows: int = 1, *, height: float = 3.0, width: float = FULL_WIDTH, **kwargs):
@@ -51,3 +71,162 @@ def unlabelled_axes(fig) -> list[str]:
         if ax.get_visible() and ax.has_data() and not (ax.get_xlabel() and ax.get_ylabel()):
             missing.append(ax.get_title() or f"axes {i}")
     return missing
+
+
+# ---------------------------------------------------------------------------------------- legibility
+#: ``$…$`` (an unescaped dollar to the next): text matplotlib already typesets as mathtext.
+_MATH = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.)*(?<!\\)\$")
+#: A base (a word, a number, ``∂``, ``∇`` or a closing ``)``, ``‖``, ``|``) followed by ``_x``/``^x`` scripts,
+#: where x is ``{…}``, ``(…)``, a number (``-1/2`` allowed) or a word: ``L_f``, ``m^-1/2``, ``e^(−βt)``.
+_ARG = r"(?:\{[^{}]*\}|\([^()]*\)|[-−+]?\d+(?:/\d+)?|[-−+]?[^\W_]+)"
+_SCRIPT = rf"[_^]{_ARG}"
+_SCRIPTED = re.compile(rf"(?P<base>[^\W\d_][^\W_]*|\d+(?:\.\d+)?|[)‖|∂∇])(?P<scripts>(?:{_SCRIPT})+)")
+_ONE_SCRIPT = re.compile(rf"(?P<kind>[_^])(?P<arg>{_ARG})")
+_SQRT = re.compile(r"sqrt\(([^()]*)\)")
+_OPERATORS = {"max", "min", "sup", "inf", "log", "exp", "lim", "arg"}
+
+
+def _script_arg(arg: str) -> str:
+    arg = arg[1:-1] if arg[:1] in "{(" else arg
+    return rf"\mathrm{{{arg}}}" if len(arg) > 1 and arg.isalpha() else arg
+
+
+def _scripted(m: re.Match) -> str:
+    base = m["base"]
+    base = "\\" + base if base in _OPERATORS else (rf"\mathrm{{{base}}}" if len(base) > 1 and base.isalpha() else base)
+    scripts = "".join(f"{s['kind']}{{{_script_arg(s['arg'])}}}" for s in _ONE_SCRIPT.finditer(m["scripts"]))
+    return f"${base}{scripts}$"
+
+
+def math_label(text: str) -> str:
+    """``text`` with its raw sub- and superscripts and square roots as mathtext: ``L_f`` → ``$L_{f}$``,
+    ``m^-1/2`` → ``$m^{-1/2}$``, ``τ_sep`` → ``$τ_{\\mathrm{sep}}$``, ``max_t`` → ``$\\max_{t}$``,
+    ``sqrt(t)`` → ``$\\sqrt{t}$``; ``$…$`` parts are left as they are."""
+    out, at = [], 0
+    for m in _MATH.finditer(text):
+        out += [_plain_to_math(text[at:m.start()]), m.group()]
+        at = m.end()
+    return "".join(out + [_plain_to_math(text[at:])])
+
+
+def _plain_to_math(text: str) -> str:
+    text = _SQRT.sub(lambda m: rf"$\sqrt{{{m.group(1)}}}$", text)
+    parts = re.split(r"(\$[^$]*\$)", text)    # the square roots just made
+    return "".join(p if p.startswith("$") else _SCRIPTED.sub(_scripted, p) for p in parts)
+
+
+def _texts(fig) -> list:
+    """Every text a reader sees in ``fig``: titles, axis labels, legend entries and titles, free text."""
+    texts = list(fig.texts) + [t for t in (getattr(fig, "_suptitle", None), getattr(fig, "_supxlabel", None),
+                                            getattr(fig, "_supylabel", None)) if t is not None]
+    legends = list(fig.legends)
+    for ax in fig.get_axes():
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+        legends += [ax.get_legend()] if ax.get_legend() is not None else []
+    for legend in legends:
+        texts += [*legend.get_texts(), legend.get_title()]
+    return [t for t in texts if t.get_visible() and t.get_text()]
+
+
+def raw_markup(text: str) -> str | None:
+    """The raw math markup (``_``, ``^``, ``sqrt(``) left outside ``$…$`` in ``text``, or None."""
+    plain = _MATH.sub(" ", text)
+    m = re.search(r"[_^]|sqrt\(", plain)
+    return m.group() if m else None
+
+
+def _axis_ticks(axis, lo: float, hi: float) -> tuple[int, bool]:
+    """(labelled ticks in the view, whether the axis shows tick labels at all)."""
+    ticks = [t for t in axis.get_major_ticks() + axis.get_minor_ticks()
+             if lo - 1e-9 * abs(hi - lo) <= t.get_loc() <= hi + 1e-9 * abs(hi - lo)]
+    shown = [t for t in ticks if t.label1.get_visible() or t.label2.get_visible()]
+    labelled = {round(float(t.get_loc()), 12) for t in shown
+                if (t.label1.get_visible() and t.label1.get_text()) or (t.label2.get_visible() and t.label2.get_text())}
+    return len(labelled), bool(shown)
+
+
+def _axes_axis(ax):
+    return (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim()))
+
+
+def _too_few_ticks(fig) -> list[tuple]:
+    fig.draw_without_rendering()   # tick labels as they will be drawn (a closed figure too)
+    few = []
+    for ax in fig.get_axes():
+        if not (ax.get_visible() and ax.axison and ax.has_data()):
+            continue
+        for name, axis, (a, b) in _axes_axis(ax):
+            n, shown = _axis_ticks(axis, min(a, b), max(a, b))
+            if axis.get_visible() and shown and n < 2:
+                few.append((ax, name, axis, n))
+    return few
+
+
+def ensure_ticks(fig) -> None:
+    """Give every axis that shows fewer than two labelled ticks more: on a log axis a locator at 1, 2
+    and 5 times each power of ten (then at every integer multiple), on a linear axis more bins."""
+    from matplotlib.ticker import LogFormatterSciNotation, LogLocator, MaxNLocator, NullFormatter
+
+    for ax, _name, axis, _n in _too_few_ticks(fig):
+        if axis.get_scale() == "log":
+            axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
+            axis.set_minor_formatter(NullFormatter())
+        else:
+            axis.set_major_locator(MaxNLocator(nbins="auto", min_n_ticks=3))
+    for ax, _name, axis, _n in _too_few_ticks(fig):
+        if axis.get_scale() == "log":
+            axis.set_major_locator(LogLocator(subs=tuple(float(k) for k in range(1, 10))))
+
+
+def _visible_handle(handle) -> bool:
+    from matplotlib.collections import Collection
+    from matplotlib.colors import to_rgba
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    if not handle.get_visible() or handle.get_alpha() == 0:
+        return False
+    if isinstance(handle, Line2D):
+        line = handle.get_linestyle() not in ("None", "none", "", " ") and handle.get_linewidth() > 0
+        marker = handle.get_marker() not in ("None", "none", "", " ", None) and handle.get_markersize() > 0
+        return (line or marker) and to_rgba(handle.get_color())[3] > 0
+    if isinstance(handle, Patch):
+        return to_rgba(handle.get_facecolor())[3] > 0 or (handle.get_linewidth() > 0
+                                                          and to_rgba(handle.get_edgecolor())[3] > 0)
+    if isinstance(handle, Collection):
+        return len(handle.get_facecolors()) + len(handle.get_edgecolors()) > 0
+    return True
+
+
+def legibility_problems(fig) -> list[str]:
+    """What makes ``fig`` hard to read, one line each: raw ``_``, ``^`` or ``sqrt(`` outside mathtext,
+    mathtext that does not parse, an axis with data and tick labels but fewer than two labelled ticks,
+    a legend entry whose line/marker/patch is invisible. Empty when the figure reads well."""
+    from matplotlib.mathtext import MathTextParser
+
+    parser, problems = MathTextParser("path"), []
+    for t in _texts(fig):
+        text = t.get_text()
+        if raw_markup(text):
+            problems.append(f"raw {raw_markup(text)!r} in {text!r}: write it as mathtext ($…$)")
+        for m in _MATH.finditer(text):
+            try:
+                parser.parse(m.group())
+            except ValueError as e:
+                problems.append(f"mathtext {m.group()!r} does not parse: {str(e).splitlines()[0]}")
+    for ax, name, _axis, n in _too_few_ticks(fig):
+        problems.append(f"{ax.get_title() or 'axes'}: {name} axis has {n} labelled tick(s)")
+    for legend in [*fig.legends, *(ax.get_legend() for ax in fig.get_axes() if ax.get_legend() is not None)]:
+        for handle, text in zip(legend.legend_handles, legend.get_texts()):
+            if handle is not None and not _visible_handle(handle):
+                problems.append(f"legend entry {text.get_text()!r} has no visible line, marker or patch")
+    return problems
+
+
+def make_legible(fig) -> None:
+    """Put every text of ``fig`` in mathtext (:func:`math_label`) and give axes with too few ticks more
+    (:func:`ensure_ticks`); :func:`legibility_problems` says what is left."""
+    for t in _texts(fig):
+        t.set_text(math_label(t.get_text()))
+    ensure_ticks(fig)

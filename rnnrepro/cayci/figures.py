@@ -36,9 +36,9 @@ def memory_functions(T: ArrayLike, curves: dict, mreq_T: ArrayLike, mreq: dict) 
     """F1. (a) μ_T vs T per z = σ₁α_m; (b) Theorem 1's required width vs T per α (ε = 0.1)."""
     fig, (a, b) = new_figure(2, height=2.8)
     for z, mu in curves.items():
-        a.semilogy(T, mu, label=f"σ₁α_m = {z:g}")
+        a.semilogy(T, mu, label=rf"$\sigma_1 \alpha_m$ = {z:g}")
     a.semilogy(T, T ** 2 * (T + 1) / 2, "k:", label="T²(T+1)/2")
-    a.set(xlabel="T", ylabel="μ_T = μ₀,T · μ₁,T", title="(a) memory functions (Remark 5)")
+    a.set(xlabel="T", ylabel=r"$\mu_T = \mu_{0,T} \cdot \mu_{1,T}$", title="(a) memory functions (Remark 5)")
     a.legend()
     for al, m in mreq.items():
         b.semilogy(mreq_T, m, label=f"α = {al:g}")
@@ -54,16 +54,16 @@ def lemma1(t: ArrayLike, emp: dict, printed: dict, corrected: dict, *, Tw: Array
     fig, axes = new_figure(3, height=3.2)
     for ax, key, letter in zip(axes[:2], emp, "ab"):
         ax.semilogy(t, emp[key], "o-", label="measured max")
-        ax.semilogy(t, printed[key], "--", label="printed L_t")
-        ax.semilogy(t, corrected[key], "k-", lw=0.8, label="corrected L_t")
-        ax.set(xlabel="t", ylabel="max ‖∂_Θi H_t‖", title=f"({letter}) {key}")
+        ax.semilogy(t, printed[key], "--", label=r"printed $L_t$")
+        ax.semilogy(t, corrected[key], "k-", lw=0.8, label=r"corrected $L_t$")
+        ax.set(xlabel="t", ylabel=r"$\max_i \|\partial_{\Theta_i} H_t\|$", title=f"({letter}) {key}")
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, fontsize=7)
     c = axes[2]
     for al, g in worst.items():
         c.semilogy(Tw, g, label=f"α = {al:g}")
         c.semilogy(Tw, worst_bound[al], "k:", lw=0.8)
     c.semilogy(Tw, perturbed, "r--", label="α = 1.5, uᵀx = 1e-6")
-    c.set(xlabel="t", ylabel="‖∂_U H_t‖ (worst case)", title="(c) tanh, worst-case input")
+    c.set(xlabel="t", ylabel=r"$\|\partial_U H_t\|$ (worst case)", title="(c) tanh, worst-case input")
     c.legend(fontsize=7)
     return fig
 
@@ -101,7 +101,8 @@ def rate_panels(panels: list[dict]) -> Figure:
     return fig
 
 
-def gradient_quantiles(t: ArrayLike, curves: dict, worst: ArrayLike, *, ylabel: str = "‖∂_Θi H_t‖") -> Figure:
+def gradient_quantiles(t: ArrayLike, curves: dict, worst: ArrayLike, *,
+                       ylabel: str = r"$\|\partial_{\Theta_i} H_t\|$") -> Figure:
     """F7(b). Gradient magnitudes vs t (one line per label) and the worst-case input (dashed)."""
     fig, ax = new_figure(1, height=2.8, width=5.0)
     for label, q in curves.items():

@@ -39,10 +39,10 @@ def tau_sweep(taus: ArrayLike, max_ratio: ArrayLike, tau_star: float, alpha: flo
     a.loglog(taus, max_ratio, "o-")
     a.axvline(tau_star, color="C3", ls=":", label="τ* (recipe)")
     a.axhline(alpha, color="k", ls="--", label="α")
-    a.set(xlabel="τ", ylabel="max_t ‖h − h*‖/‖h‖", title="(a) how conservative is τ*")
+    a.set(xlabel="τ", ylabel=r"$\max_t \|h - h^*\| / \|h\|$", title="(a) how conservative is τ*")
     a.legend()
     b.loglog(taus_dev, dev, "o-")
-    b.set(xlabel="τ", ylabel="‖w_τ(T) − w_gf(T)‖_F", title="(b) distance to the exact gradient flow")
+    b.set(xlabel="τ", ylabel=r"$\|w_\tau(T) - w_{\mathrm{gf}}(T)\|_F$", title="(b) distance to the exact gradient flow")
     return fig
 
 
@@ -72,9 +72,9 @@ def squashing(t: ArrayLike, curves: dict, bound: float, dashed: dict | None = No
         a.semilogy(t, loss, color=f"C{k}", ls="--", label=label)
         b.plot(t, cert, color=f"C{k}", ls="--", label=label)
     b.axhline(0.0, color="k", lw=0.8)
-    b.axhline(bound, color="k", ls=":", label="−β_x")
+    b.axhline(bound, color="k", ls=":", label=r"$-\beta_x$")
     a.set(xlabel="training time t", ylabel="g(x*(w))", title="(a) loss")
-    b.set(xlabel="training time t", ylabel="−1 + L_σ'‖ω‖∞", title="(b) ∞-norm certificate")
+    b.set(xlabel="training time t", ylabel=r"$-1 + L_{\sigma'} \|\omega\|_\infty$", title="(b) ∞-norm certificate")
     a.legend(fontsize=7)
     b.legend(fontsize=7)
     return fig
@@ -85,7 +85,7 @@ def conservatism(beta_x: ArrayLike, tau_star: ArrayLike, tau_desc: ArrayLike) ->
     fig, ax = new_figure(1, height=2.8, width=4.5)
     ax.loglog(beta_x, tau_star, "o-", label="τ* (recipe)")
     ax.loglog(beta_x, tau_desc, "s-", label="largest τ keeping ratio ≤ α")
-    ax.set(xlabel="contraction rate β_x = 1 − ‖v‖_F/4", ylabel="τ", title="conservatism of τ*")
+    ax.set(xlabel=r"contraction rate $\beta_x = 1 - \|v\|_F/4$", ylabel="τ", title="conservatism of τ*")
     ax.legend()
     return fig
 
@@ -105,7 +105,7 @@ def adjoint_and_joint(t_adj: np.ndarray, d_adj: dict, *, t_ball: ArrayLike, y_ov
     b.set(xlabel="time t", ylabel="‖y(t)‖₂ / R", title="(b) Prop. 2: ball of radius R")
     c.plot(t_joint, joint_ratio, color="C2", alpha=0.5)
     c.axhline(1.0, color="k", ls="--")
-    c.set(xlabel="time t", ylabel="distance / (e^(−βt) distance(0))", title="(c) Prop. 3: joint (x, y)")
+    c.set(xlabel="time t", ylabel=r"distance / ($e^{-\beta t}$ distance(0))", title="(c) Prop. 3: joint (x, y)")
     return fig
 
 

@@ -52,7 +52,7 @@ def curse(c: dict, exp_err: np.ndarray, ms: np.ndarray, eps: float, m_max: int) 
     axs[1].set_title("(b) width for accuracy ε")
     axs[2].semilogy(1 / c["free_omegas"], c["w_min"], "s-", color="C1")
     axs[2].set_xlabel("memory 1/ω")
-    axs[2].set_ylabel("smallest rate min w_i")
+    axs[2].set_ylabel(r"smallest rate $\min_i w_i$")
     axs[2].set_title("(c) placed rates")
     return fig
 
@@ -108,7 +108,7 @@ def fig3(esc: dict, fit_tau: Fit, fit_sep: Fit, fit_mask: np.ndarray, power_law:
     fig, ax = new_figure(height=3.0, width=7.0)
     mus = esc["mus"]
     ax.semilogy(mus, esc["tau"], "o", label="τ₀(δ): loss drop")
-    ax.semilogy(mus, esc["sep"], "s", label="τ_sep: parameter separation")
+    ax.semilogy(mus, esc["sep"], "s", label=r"$\tau_{\mathrm{sep}}$: parameter separation")
     ax.semilogy(mus, esc["control"], "^", label="contrast: undelayed exp tail")
     for (sl, ic), c in ((fit_tau, "C0"), (fit_sep, "C1")):
         ax.semilogy(mus[fit_mask], np.exp(ic + sl * mus[fit_mask]), "-", color=c, lw=0.8)

@@ -36,7 +36,7 @@ def fig1(s: np.ndarray, orbit: np.ndarray, cost: np.ndarray, *, s_lyap: np.ndarr
     axes[0].set(xlabel="s", ylabel="$h_1$ (last 100 samples)", title="(a) bifurcation diagram")
     axes[1].plot(s, cost, lw=0.6)
     axes[1].plot([1.0], [0.0], "o", color="C3", ms=4)
-    axes[1].set(xlabel="s", ylabel="MSE cost V(s)", title="(b) cost along θ(s) = s·θ_true")
+    axes[1].set(xlabel="s", ylabel="MSE cost V(s)", title=r"(b) cost along $\theta(s) = s\,\theta_{\mathrm{true}}$")
     axes[2].plot(s_lyap, lyapunov, ".-", ms=3, lw=0.7, label="corrected weights")
     axes[2].plot(s_lyap, lyapunov_printed, ".-", ms=3, lw=0.7, color="C1", alpha=0.7, label="printed weights")
     axes[2].axhline(0, color="grey", lw=0.7)
@@ -56,7 +56,8 @@ def fig7(s1: np.ndarray, s2: np.ndarray, cost: np.ndarray, *, band: tuple[float,
     ax.plot([1], [0], "r*", ms=8)
     for edge in band:
         ax.axvline(edge, color="w", lw=0.7, ls="--")
-    ax.set(xlabel="$s_1$ (along θ_true)", ylabel="$s_2$ (along θ_random)", title="MSE cost on the plane (Fig. 7)")
+    ax.set(xlabel=r"$s_1$ (along $\theta_{\mathrm{true}}$)", ylabel=r"$s_2$ (along $\theta_{\mathrm{random}}$)",
+           title="MSE cost on the plane (Fig. 7)")
     return fig
 
 
@@ -67,16 +68,16 @@ def gradient_growth(contractive: tuple[Sequence[int], np.ndarray], rotation: tup
     (N_c, G_c), (N_r, G_r), (N_e, G_e) = contractive, rotation, expansive
     fig, axes = new_figure(3, height=2.6)
     axes[0].plot(N_c, G_c, "o-")
-    axes[0].set(xscale="log", yscale="log", xlabel="horizon N", ylabel="max_k ‖∇V_N‖",
+    axes[0].set(xscale="log", yscale="log", xlabel="horizon N", ylabel=r"$\max_k \|\nabla V_N\|$",
                 title="contractive, ‖W‖₂ = 0.8", ylim=(np.min(G_c) / 3, np.max(G_c) * 3))
     axes[1].loglog(N_r, G_r, "o-", label="sup |V'|")
     axes[1].loglog(N_r, G_r[0] * np.asarray(N_r) / N_r[0], "k--", lw=0.8, label="∝ N")
-    axes[1].set(xlabel="horizon N", ylabel="sup_δ |dV_N/dω|", title="rotation RNN, L_x = 1")
+    axes[1].set(xlabel="horizon N", ylabel=r"$\sup_\delta |dV_N/d\omega|$", title=r"rotation RNN, $L_x = 1$")
     axes[1].legend()
     axes[2].semilogy(N_e, G_e, "o-", label="measured")
     axes[2].semilogy(N_e, G_e[0] * np.exp(lyapunov_expansive * (np.asarray(N_e) - N_e[0])), "k--", lw=0.8,
                      label="∝ exp(λN)")
-    axes[2].set(xlabel="horizon N", ylabel="max_k ‖∇V_N‖", title="expansive tanh RNN")
+    axes[2].set(xlabel="horizon N", ylabel=r"$\max_k \|\nabla V_N\|$", title="expansive tanh RNN")
     axes[2].legend()
     return fig
 
@@ -92,16 +93,16 @@ def hessian_growth(N: Sequence[int], sups: Mapping[str, np.ndarray], *, s: np.nd
     axes[0].semilogy(N, sups["h_in"], "s-", label="|d²V/ds²|, band")
     axes[0].semilogy(N, sups["g_out"], "o--", label="|dV/ds|, outside")
     axes[0].semilogy(N, sups["h_out"], "s--", label="|d²V/ds²|, outside")
-    axes[0].set(xlabel="horizon N", ylabel="sup over s", title="chaotic LSTM along s·θ_true")
+    axes[0].set(xlabel="horizon N", ylabel="sup over s", title=r"chaotic LSTM along $s\,\theta_{\mathrm{true}}$")
     axes[0].legend(fontsize=6)
     axes[1].semilogy(s, np.abs(slope_at_100) + 1e-12, lw=0.6)
     axes[1].axvspan(*band, color="C3", alpha=0.08)
-    axes[1].set(xlabel="s", ylabel="|dV_100/ds|", title="N = 100")
+    axes[1].set(xlabel="s", ylabel=r"$|dV_{100}/ds|$", title="N = 100")
     ratio = np.asarray(N_r) / N_r[0]
     axes[2].loglog(N_r, H_r, "o-", label="sup |V''|")
     axes[2].loglog(N_r, H_r[0] * ratio ** 3, "k--", lw=0.8, label="∝ N³ (theorem)")
     axes[2].loglog(N_r, H_r[0] * ratio ** 2, "k:", lw=0.8, label="∝ N²")
-    axes[2].set(xlabel="horizon N", ylabel="sup_δ |d²V_N/dω²|", title="rotation RNN")
+    axes[2].set(xlabel="horizon N", ylabel=r"$\sup_\delta |d^2V_N/d\omega^2|$", title="rotation RNN")
     axes[2].legend(fontsize=7)
     return fig
 
@@ -116,31 +117,34 @@ def entropy_figure(t: np.ndarray, log_det: Callable[[float], float], *, contract
         line = h0 + 2 * t * np.log(L)
         axes[0].plot(t, line, "--", color=col, lw=0.9)
         axes[0].fill_between(t, line, h0 - 4, color=col, alpha=0.07)
-        axes[0].plot(t, h0 + t * log_det(L), "o", color=col, label=f"{L}·R: L_f = {L}")
-    axes[0].set(xlabel="t", ylabel="entropy H_t (nats)", title="(a) linear maps, exact; shaded: corrected (9)")
+        axes[0].plot(t, h0 + t * log_det(L), "o", color=col, label=rf"{L}·R: $L_f$ = {L}")
+    axes[0].set(xlabel="t", ylabel=r"entropy $H_t$ (nats)", title="(a) linear maps, exact; shaded: corrected (9)")
     axes[0].legend(fontsize=7)
     for ent, col, name in ((contractive, "C0", "contractive"), (expansive, "C3", "expansive")):
         axes[1].plot(t, ent["H"], "o-", color=col, label=f"k-NN, {name} tanh map")
         axes[1].plot(t, ent["H"][0] + t * ent["NlogL"], "--", color=col, lw=0.9,
-                     label=f"H_0 + t·N_x log L_f ({name})")
-    axes[1].set(xlabel="t", ylabel="entropy H_t (nats)", title="(b) tanh maps, k-NN estimate")
+                     label=rf"$H_0 + t N_x \log L_f$ ({name})")
+    axes[1].set(xlabel="t", ylabel=r"entropy $H_t$ (nats)", title="(b) tanh maps, k-NN estimate")
     axes[1].legend(fontsize=6)
     return fig
 
 
 def learning_curves(history: Mapping[str, np.ndarray], val_epoch: np.ndarray, *, seeds: Sequence[int], good: int,
-                    bad: int, milestones: Sequence[int]) -> Figure:
-    """Paper Fig. 3: accuracies of the good and the bad run, and the validation accuracy of every seed.
+                    bad: int, milestones: Sequence[int], solved: Sequence[int] = ()) -> Figure:
+    """Paper Fig. 3: accuracies of an example solving and an example memorising seed, and the validation accuracy
+    of every seed (the solving seeds, indices ``solved``, in red; default: ``good`` alone).
     history: epoch (E,), train_acc (E, S), val_acc (V, S); val_epoch (V,); good/bad: seed indices."""
     fig, axes = new_figure(3, height=2.6)
-    for ax, k, title in ((axes[0], good, "(a) good run"), (axes[1], bad, "(b) bad run")):
+    red = set(solved) or {good}
+    milestones = [m for m in milestones if m <= np.max(history["epoch"])]
+    for ax, k, title in ((axes[0], good, "(a) solving"), (axes[1], bad, "(b) memorising")):
         ax.plot(history["epoch"], history["train_acc"][:, k], lw=0.8, label="train (running)")
         ax.plot(val_epoch, history["val_acc"][:, k], lw=0.8, label="validation")
         ax.set(xscale="log", xlabel="epoch", ylabel="accuracy", title=f"{title}, seed {seeds[k]}", ylim=(0, 1.02))
         ax.legend(loc="center left")
     for k in range(len(seeds)):
-        axes[2].plot(val_epoch, history["val_acc"][:, k], lw=0.8, color="C3" if k == good else "grey",
-                     alpha=1 if k == good else 0.6)
+        axes[2].plot(val_epoch, history["val_acc"][:, k], lw=0.8, color="C3" if k in red else "grey",
+                     alpha=1 if k in red else 0.4, zorder=3 if k in red else 2)
     axes[2].set(xscale="log", xlabel="epoch", ylabel="validation accuracy", title=f"(c) all {len(seeds)} seeds",
                 ylim=(0, 1.02))
     for ax in axes:
