@@ -1,5 +1,6 @@
 """The book's Sphinx extension (``extra_extensions: [rnnrepro.site.sphinxext]`` in ``_config.yml``).
 
+- :mod:`.alt_text`: each figure's image described by its caption's first sentence;
 - :mod:`.data_check`: every chapter's data fetched or found before any chapter executes, else one line;
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
 - :mod:`.launch`: the executed .ipynb in every page's download menu; launch buttons (Binder, Colab) only once
@@ -19,15 +20,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rnnrepro.site.sphinxext import (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch,
-                                    mathjax, scripts, style)
+from rnnrepro.site.sphinxext import (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels,
+                                    launch, mathjax, scripts, style)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax, scripts,
-                   style):
+    for module in (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax,
+                   scripts, style):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
