@@ -221,3 +221,17 @@ def test_a_row_left_as_a_cells_last_value_displays_nothing(ledger):
                        status="reproduced", control=0.9)
     data, metadata = InteractiveShell.instance().display_formatter.format(row)
     assert data == {} and metadata == {}
+
+
+def test_the_prose_reads_a_boolean_as_yes_or_no(monkeypatch):
+    import IPython
+    import myst_nb
+
+    from rnnrepro.book import ledger as ledger_module
+
+    glued = {}
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.update({name: value}))
+    for name, value in (("a", True), ("b", False), ("c", 0.5), ("d", 3)):
+        ledger_module._default_publish(name, value)
+    assert glued == {"a": "yes", "b": "no", "c": 0.5, "d": 3}

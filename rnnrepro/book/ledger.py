@@ -97,7 +97,8 @@ def _default_publish(name: str, value: Any) -> None:
     if get_ipython() is not None:
         from myst_nb import glue
 
-        glue(name, value, display=False)
+        # the prose reads a boolean as yes/no, not as Python's True/False
+        glue(name, ("yes" if value else "no") if isinstance(value, bool) else value, display=False)
 
 
 class Ledger:
