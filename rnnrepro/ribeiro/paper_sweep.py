@@ -78,14 +78,18 @@ def first_of(labels: ArrayLike, label: str) -> int:
 def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, snapshot: int, n_epochs: int = 1,
            theta: torch.Tensor | np.ndarray | None = None,
            epoch: int | None = None) -> tuple[torch.Tensor, np.ndarray]:
-    """Resume the seeds ``idx`` of a shipped sweep from snapshot epoch ``snapshot`` for ``n_epochs`` on the CPU.
+    """Resume the seeds ``idx`` of a shipped sweep from snapshot epoch ``snapshot`` for ``n_epochs`` on the CPU,
+    with the trainer the sweep records (:class:`BatchedTrainer` when it records none).
 
     ``theta`` (len(idx), D) replaces the snapshot's weights (a last-bit twin); ``epoch`` replaces the
     snapshot's epoch (which sets the learning rate; a wrong schedule is the control). Returns
     (weights (len(idx), D) float32, running training loss of the last epoch (len(idx),) numpy)."""
     cfg = art.config
     idx = list(idx)
-    bt = BatchedTrainer([cfg["seeds"][i] for i in idx], data, hidden=cfg["hidden"], lr=cfg["lr"],
+    trainer = BatchedTrainer
+    if cfg.get("trainer") == "FusedTrainer":          # replay with the trainer that made the sweep
+        from rnnrepro.ribeiro.fused_lstm import FusedTrainer as trainer
+    bt = trainer([cfg["seeds"][i] for i in idx], data, hidden=cfg["hidden"], lr=cfg["lr"],
                         milestones=cfg["milestones"], gamma=cfg["gamma"], clip=cfg["clip"], batch=cfg["batch"],
                         reduction=cfg["reduction"], device="cpu", graph=False)
     snap = {k: art.params[f"snap{snapshot}_{k}"][idx] for k in ("theta", "m", "v")}
