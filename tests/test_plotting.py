@@ -72,3 +72,25 @@ def test_figures_are_svg_only_inside_a_kernel():
     from rnnrepro.book.plotting import inline_svg
 
     assert inline_svg() is False
+
+
+def test_dense_point_clouds_are_images_inside_the_svg():
+    import io
+
+    import numpy as np
+
+    from rnnrepro.book.plotting import rasterize_dense
+
+    def svg_size(fig):
+        out = io.BytesIO()
+        fig.savefig(out, format="svg")
+        return out.tell()
+
+    rng = np.random.default_rng(0)
+    fig, ax = new_figure(1, height=2.0)
+    ax.plot(rng.random(20000), rng.random(20000), ",")
+    ax.plot([0, 1], [0, 1], "k-")
+    vector = svg_size(fig)
+    assert rasterize_dense(fig) == 1 and ax.lines[0].get_rasterized() and not ax.lines[1].get_rasterized()
+    assert svg_size(fig) < vector / 5
+    plt.close(fig)

@@ -17,8 +17,8 @@ STYLE = {
     "figure.facecolor": "white",
     "axes.facecolor": "white",
     "savefig.facecolor": "white",
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
+    "figure.dpi": 200,              # the resolution of what an SVG holds as an image (rasterize_dense)
+    "savefig.dpi": 200,
     "font.size": 9,
     "axes.titlesize": 10,
     "axes.labelsize": 9,
@@ -224,9 +224,39 @@ def legibility_problems(fig) -> list[str]:
     return problems
 
 
+#: Artists with more points than this are drawn as an image inside the SVG (a bifurcation diagram's
+#: 10^5 dots would otherwise make a file of tens of megabytes); axes, labels and lines stay vector.
+DENSE_POINTS = 5000
+
+
+def _n_points(artist) -> int:
+    from matplotlib.collections import Collection
+    from matplotlib.lines import Line2D
+
+    if isinstance(artist, Line2D):
+        return len(artist.get_xdata())
+    if isinstance(artist, Collection):
+        return max(len(artist.get_offsets()), sum(len(p.vertices) for p in artist.get_paths()))
+    return 0
+
+
+def rasterize_dense(fig, max_points: int = DENSE_POINTS) -> int:
+    """Draw every line or collection of ``fig`` with more than ``max_points`` points as an image (at the
+    figure's dpi) when the figure is saved as SVG; return how many were set."""
+    count = 0
+    for ax in fig.get_axes():
+        for artist in [*ax.lines, *ax.collections]:
+            if not artist.get_rasterized() and _n_points(artist) > max_points:
+                artist.set_rasterized(True)
+                count += 1
+    return count
+
+
 def make_legible(fig) -> None:
-    """Put every text of ``fig`` in mathtext (:func:`math_label`) and give axes with too few ticks more
-    (:func:`ensure_ticks`); :func:`legibility_problems` says what is left."""
+    """Put every text of ``fig`` in mathtext (:func:`math_label`), give axes with too few ticks more
+    (:func:`ensure_ticks`) and draw dense point clouds as images (:func:`rasterize_dense`);
+    :func:`legibility_problems` says what is left."""
     for t in _texts(fig):
         t.set_text(math_label(t.get_text()))
     ensure_ticks(fig)
+    rasterize_dense(fig)
