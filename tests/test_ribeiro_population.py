@@ -72,3 +72,12 @@ def test_lyapunov_under_inputs_is_the_fixed_points_spectral_radius():
 def test_deep_minima_ignore_round_off_dips():
     v = np.array([3.0, 1.0, 2.0, 2.0 - 1e-15, 2.0, 0.5, 4.0])
     assert list(np.flatnonzero(pop.deep_minima(v))) == [1, 5]
+
+
+def test_minimum_kept_looks_next_to_the_training_minimum():
+    train = np.array([5.0, 4.0, 3.0, 2.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    assert pop.minimum_kept(train, train)                                   # a minimum is kept on itself
+    shifted = np.array([5.0, 4.0, 3.0, 2.0, 1.5, 1.2, 1.1, 1.0, 5.0])      # the valley moved 3 points away
+    assert not pop.minimum_kept(train, shifted, near=2)
+    assert pop.minimum_kept(train, shifted, near=3)
+    assert not pop.minimum_kept(train, np.linspace(1.0, 2.0, 9))            # no minimum at all on validation

@@ -91,19 +91,35 @@ def deep_minima(v: ArrayLike) -> np.ndarray:
     return strict_minima_beyond(v, 1e-12 * float(np.max(np.abs(v))))
 
 
+def minimum_kept(train: ArrayLike, val: ArrayLike, near: int = 2) -> bool:
+    """Whether ``val`` has a deep strict local minimum (:func:`deep_minima`) within ``near`` grid points of the
+    lowest point of ``train`` (two cost profiles on one grid)."""
+    k = int(np.argmin(np.asarray(train, float)))
+    return bool(deep_minima(val)[max(0, k - near):k + near + 1].any())
+
+
 def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Sequence[torch.Tensor], *,
-                       s_line: np.ndarray, s_zoom: np.ndarray, n_seq: int, hidden: int = 50) -> dict[str, np.ndarray]:
+                       s_line: np.ndarray, s_zoom: np.ndarray, n_seq: int, hidden: int = 50,
+                       validation_zoom: bool = False, near: int = 2) -> dict[str, np.ndarray]:
     """Fig. 4's statistics along θ(s) = s·θ_init + (1 − s)·θ_final for each seed (rows of theta_* (S, D)), on the
     first n_seq training / validation sequences of data = (Xtr, ytr, Xva, yva), float64:
     ``zoom_train_minima`` (S,) strict minima of the training cost on s_zoom; ``line_train_argmin``,
-    ``line_val_argmin`` (S,) the s of the lowest training / validation cost on s_line."""
+    ``line_val_argmin`` (S,) the s of the lowest training / validation cost on s_line; with ``validation_zoom``,
+    also ``train_min_kept_on_val`` (S,) bool: the validation cost has a strict minimum within ``near`` grid
+    points of the training cost's lowest point on s_zoom (the training minimum is also one on validation), and
+    ``train_min_kept_on_train`` the same test with the training cost in both places (the control)."""
     from rnnrepro.ribeiro.temporal_order import line_cost, line_thetas, new_model
     model = new_model(hidden, 0)                                          # parameter shapes only
     Xtr, ytr, Xva, yva = (d[:n_seq] for d in data)
     out = {k: [] for k in ("zoom_train_minima", "line_train_argmin", "line_val_argmin")}
     for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
         line, zoom = line_thetas(ti, tf, s_line), line_thetas(ti, tf, s_zoom)
-        out["zoom_train_minima"].append(int(deep_minima(line_cost(model, zoom, Xtr, ytr, chunk=64)).sum()))
+        zoom_train = line_cost(model, zoom, Xtr, ytr, chunk=64)
+        out["zoom_train_minima"].append(int(deep_minima(zoom_train).sum()))
+        if validation_zoom:
+            out.setdefault("train_min_kept_on_val", []).append(
+                minimum_kept(zoom_train, line_cost(model, zoom, Xva, yva, chunk=64), near))
+            out.setdefault("train_min_kept_on_train", []).append(minimum_kept(zoom_train, zoom_train, near))
         out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
         out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
     return {k: np.asarray(v) for k, v in out.items()}
