@@ -161,7 +161,7 @@ def copy(tmp_path_factory):
                                                             f"book/chapters/{KEY}\n", 1))
     with open(root / "book" / "references.bib", "a") as bib:
         bib.write(BIB)
-    res = _python(root, "-c", COMMANDS, timeout=120)
+    res = _python(root, "-c", COMMANDS, timeout=600)
     assert res.returncode == 0, res.stdout + res.stderr
     return root
 
@@ -189,13 +189,13 @@ def test_every_per_chapter_test_covers_the_new_chapter(copy):
                          if re.search(r"@pytest\.mark\.parametrize\([^)]*(all_chapters|CHAPTERS)", p.read_text()))
     assert {"test_book_layout.py", "test_full.py", "test_glue_ids.py", "test_chapters.py"} <= set(per_chapter)
     res = _python(copy, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-m", "",
-                  *(f"tests/{name}" for name in per_chapter), timeout=300)
+                  *(f"tests/{name}" for name in per_chapter), timeout=600)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     missing = [name for name in per_chapter if not re.search(rf"^tests/{name}::\S*{KEY}", res.stdout, re.M)]
     assert not missing, f"no test for the new chapter in {missing}"
     quick = _python(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_book_layout.py",
                     "tests/test_glue_ids.py", "tests/test_chapter_lists.py", "tests/test_chapters_registry.py",
-                    "-k", f"{KEY} or current or reason or clean", timeout=300)
+                    "-k", f"{KEY} or current or reason or clean", timeout=600)
     assert quick.returncode == 0, quick.stdout[-3000:] + quick.stderr[-3000:]
 
 
@@ -208,7 +208,7 @@ def test_a_mistake_in_the_new_entry_stops_run_with_one_line(copy):
                               (good.replace(f'key="{KEY}"', 'key="forget"'), "set key='forgetting'"),
                               (good.replace("CHAPTER = Chapter(", "CHAPTER = Chapter(oops,"), "does not load")):
             entry.write_text(broken)
-            res = _python(copy, "-m", "rnnrepro", "run", KEY, timeout=60)
+            res = _python(copy, "-m", "rnnrepro", "run", KEY, timeout=600)
             assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
             assert res.stderr.count("\n") == 1 and words in res.stderr, res.stderr
             assert res.stderr.startswith(f"error: rnnrepro/book/chapters/{KEY}.py")
