@@ -21,6 +21,7 @@ from rnnrepro.book.claims_table import (ALL_STATUSES, claims_html, full_rows, he
 from rnnrepro.errors import RnnreproError
 from rnnrepro.book.ledger import STATUSES
 from rnnrepro.book.paths import REPO, output_dir, toc_files
+from rnnrepro.book.rows import show
 from rnnrepro.data import sha256_file
 
 
@@ -160,7 +161,7 @@ def compute_table(ledgers: dict[str, dict]) -> str:
              _row(["---"] * 5)]
     for ledger in ledgers.values():
         wall = ledger["wall_time_s"]
-        sections = ", ".join(f"{name} {t:.1f}" for name, t in wall["sections"].items())
+        sections = ", ".join(f"{name} {show(t, '.1f')}" for name, t in wall["sections"].items())   # never "0.0"
         cpu = ledger.get("environment", {}).get("cpu", {})
         cpu_text = f"{cpu.get('model', '?')} ({cpu.get('capability', '?')})"
         lines.append(_row([ledger["title"], ledger["profile"], cpu_text, f"{wall['total']:.1f}", sections]))
