@@ -69,3 +69,25 @@ def test_discard_partial_run_removes_only_that_chapters_outputs(tmp_path):
     (tmp_path / "li.figures" / "fig1.npz").write_text("x")
     runner.discard_partial_run(tmp_path, "li")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dynamics.ipynb", "li.failed.txt"]
+
+
+def test_what_a_kernel_writes_to_its_stderr_still_reaches_ours(capfd):
+    """The kernel's stderr is kept in a file while it runs (so that Ctrl-C can drop it) and forwarded
+    when the kernel shuts down normally."""
+    import nbformat
+    import papermill
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('import os; os.write(2, b"from-the-kernel\\n")')])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    papermill.execute_notebook(nb, None, kernel_name="python3", progress_bar=False,
+                               kernel_manager_class=runner.ipc_kernel_manager())
+    assert "from-the-kernel" in capfd.readouterr().err
+
+
+def test_forward_kernel_stderr_copies_and_closes(tmp_path, capsys):
+    handle = open(tmp_path / "kernel.stderr", "w+b")
+    handle.write(b"a warning\n")
+    km = type("KM", (), {"_stderr": handle})()
+    runner.forward_kernel_stderr(km)
+    assert capsys.readouterr().err == "a warning\n" and handle.closed and km._stderr is None
+    runner.forward_kernel_stderr(km)            # nothing left to forward

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import signal
+import threading
 import time
 import weakref
+from contextlib import contextmanager
 from pathlib import Path
 
 from rnnrepro.book.chapters import get_chapter
@@ -40,12 +43,13 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     previous = os.environ.get(OUT_ENV)
     os.environ[OUT_ENV] = str(out)
     try:
-        papermill.execute_notebook(
-            jupytext.read(source), str(out / f"{key}.ipynb"),
-            parameters={"profile": profile, "overrides": dict(overrides or {})},
-            cwd=str(source.parent), kernel_name="python3", log_output=False,
-            progress_bar=sys.stderr.isatty() if progress is None else progress,
-            kernel_manager_class=ipc_kernel_manager())
+        with noting_interrupts():
+            papermill.execute_notebook(
+                jupytext.read(source), str(out / f"{key}.ipynb"),
+                parameters={"profile": profile, "overrides": dict(overrides or {})},
+                cwd=str(source.parent), kernel_name="python3", log_output=False,
+                progress_bar=sys.stderr.isatty() if progress is None else progress,
+                kernel_manager_class=ipc_kernel_manager())
     except papermill.PapermillExecutionError as exc:
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
@@ -102,11 +106,33 @@ def check_chapter_data(chapter) -> None:
 
 
 _LIVE_KERNELS = weakref.WeakSet()   # the kernel managers of ipc_kernel_manager(), for kill_kernels()
+_INTERRUPTED = threading.Event()    # set by Ctrl-C during a run: kernels' stderr is then dropped
+
+
+@contextmanager
+def noting_interrupts():
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt as usual, after noting it, so that the kernels shut down
+    on the way out do not forward what the interruption made them print (:func:`forward_kernel_stderr`)."""
+    _INTERRUPTED.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def note(signum, frame):
+        _INTERRUPTED.set()
+        signal.default_int_handler(signum, frame)
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def kill_kernels() -> None:
-    """Kill every kernel this process started that is still running (after Ctrl-C: nbclient's own
-    shutdown is cut short, and a kernel left to notice its closed sockets prints a traceback)."""
+    """Kill every kernel this process started that is still running, and drop what it wrote to its
+    stderr (after Ctrl-C: nbclient's own shutdown is cut short, it may have interrupted the kernel, and
+    a kernel left to notice its closed sockets prints a traceback)."""
     import shutil
 
     for km in list(_LIVE_KERNELS):
@@ -114,7 +140,27 @@ def kill_kernels() -> None:
         if process is not None and process.poll() is None:
             process.kill()
             process.wait(timeout=10)
+        if getattr(km, "_stderr", None) is not None:
+            km._stderr.close()
+            km._stderr = None
         shutil.rmtree(km._ipc_folder, ignore_errors=True)
+
+
+def forward_kernel_stderr(km) -> None:
+    """Copy what kernel manager ``km``'s kernel wrote to its stderr (kept in a file while it ran, so
+    that Ctrl-C can drop it) to this process's stderr, unless the run was interrupted; close the file."""
+    handle, km._stderr = getattr(km, "_stderr", None), None
+    if handle is None:
+        return
+    if _INTERRUPTED.is_set():            # an interrupted kernel's complaints: not the user's business
+        handle.close()
+        return
+    with handle:
+        handle.seek(0)
+        text = handle.read().decode(errors="replace")
+    if text:
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 def ipc_kernel_manager():
@@ -137,9 +183,14 @@ def ipc_kernel_manager():
             super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
             _LIVE_KERNELS.add(self)
 
+        async def _async_launch_kernel(self, kernel_cmd, **kw) -> None:
+            self._stderr = open(os.path.join(self._ipc_folder, "kernel.stderr"), "w+b")
+            await super()._async_launch_kernel(kernel_cmd, **dict(kw, stderr=self._stderr))
+
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
             await super()._async_cleanup_resources(restart=restart)
             if not restart:
+                forward_kernel_stderr(self)
                 shutil.rmtree(self._ipc_folder, ignore_errors=True)
 
     return IPCKernelManager
