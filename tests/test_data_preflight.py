@@ -103,6 +103,11 @@ def test_without_fetching_the_error_names_the_fix(offline):
     with pytest.raises(DataError, match=r"chapters miller, ribeiro need wikitext-2/valid.txt, wikitext-2/test.txt "
                                         r"in the data folder .*, which is not there: run `.*rnnrepro fetch-data`"):
         preflight.ensure_data(all_chapters().values(), fetch=False)
+    (offline / "wikitext-2").mkdir(parents=True)
+    for rel in FAST_FILES:
+        (offline / rel).write_text("another version\n")
+    with pytest.raises(DataError, match=r"which holds other versions of them \(their sha256 differs\)"):
+        preflight.ensure_data(all_chapters().values(), fetch=False)
 
 
 def test_fetch_data_offline_names_the_files_the_chapters_need_first(offline):

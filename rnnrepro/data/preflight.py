@@ -51,7 +51,12 @@ def ensure_data(chapters, *, fetch: bool = True, progress: bool | None = None, l
     if not missing:
         return []
     who = sorted({key for rel in missing for key in needed[rel]})
-    why = "is not there" if not root.is_dir() else "lacks them"
+    if not root.is_dir():
+        why = "is not there"
+    elif any(not (root / rel).is_file() for rel in missing):
+        why = "lacks them"
+    else:
+        why = "holds other versions of them (their sha256 differs)"
     head = (f"chapter{'s' if len(who) > 1 else ''} {', '.join(who)} need{'' if len(who) > 1 else 's'} "
             f"{', '.join(missing)} in the data folder {root}, which {why}")
     fixes = (f"run `{FETCH_COMMAND}` with a network, put the files there by hand, or set {DATA_ENV} to a "
