@@ -98,3 +98,34 @@ def test_the_check_fails_on_the_pages_as_built_before_the_fix():
     assert len(miller.reprs) == 10 and all("Claim(id='miller." in r for r in miller.reprs)
     for report in (cayci, miller):
         assert any("Got invalid theme mode" in e for e in report.console_errors)
+
+
+def test_the_probe_reports_a_page_wider_than_the_screen_a_hidden_anchor_and_broken_badges():
+    probe = _probe([{**_row(), "wrapped": ["fast reproduc"]}])
+    probe.update(doc_width=748, view_width=390, outside=["table.rnnrepro-book-table to x = 748"],
+                 anchor={"id": "demo.a.b", "top": -2.0, "header": 56.0})
+    report = bc.inspect_probe(bc.PageReport("p.html"), probe)
+    assert report.overflow == [
+        "page 748 px wide on a 390 px screen; sticking out: table.rnnrepro-book-table to x = 748"]
+    assert report.anchor[0].startswith("#demo.a.b: its row starts at y = -2 px") and not report.ok
+    assert report.wrapped_status == ["demo.a.b: badge(s) ['fast reproduc'] broken over lines or cut off"]
+    fine = _probe([_row()])
+    fine.update(doc_width=390, view_width=390, anchor={"id": "demo.a.b", "top": 70.0, "header": 56.0})
+    assert bc.inspect_probe(bc.PageReport("p.html"), fine).ok
+
+
+def test_a_phone_is_390_css_pixels_wide_and_a_wide_element_makes_the_page_scroll(tmp_path):
+    chromium = bc.find_chromium()
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Chromium (Debian package `chromium`) for the browser test")
+        pytest.skip("no Chromium here: install Debian's `chromium` to run the browser test")
+    (tmp_path / "page.html").write_text('<html><head></head><body style="margin:0"><div style="width:600px">wide</div>'
+                                        '<header style="position:sticky;top:0;height:50px">h</header>'
+                                        '<div style="height:3000px"></div><p id="x">target</p>'
+                                        '<div style="height:3000px"></div></body></html>')
+    phone = bc.check_pages(tmp_path, ["page.html#x"], chromium, budget_ms=2000, screen=bc.PHONE)[0]
+    desktop = bc.check_pages(tmp_path, ["page.html#x"], chromium, budget_ms=2000, screen=bc.DESKTOP)[0]
+    assert phone.probed and phone.overflow and "600" in phone.overflow[0] and "390 px screen" in phone.overflow[0]
+    assert desktop.probed and not desktop.overflow
+    assert phone.anchor and "under the sticky header" in phone.anchor[0]   # #x scrolls to the very top, under it

@@ -45,22 +45,32 @@ def test_chapter_page_has_cite_block_and_downloads(chapter):
         assert f'href="{name}"' in text and (HTML / page.parent / name).is_file()
 
 
-def test_every_page_reads_offline_in_a_browser():
-    """Headless Chromium, offline, 1400 px: math typeset (no raw TeX), images present, no console
-    error, no Python repr; every claims-table row has its header's cells and a visible status."""
-    from rnnrepro.site.browser_check import check_pages, find_chromium
+def _chromium() -> str:
+    from rnnrepro.site.browser_check import find_chromium
 
     chromium = find_chromium()
     if chromium is None:
         if os.environ.get("CI"):
             pytest.fail("CI must install Chromium (Debian package `chromium`) for the browser test")
         pytest.skip("no Chromium here: install Debian's `chromium` to run the browser test")
+    return chromium
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_every_page_reads_offline_in_a_browser(screen):
+    """Headless Chromium, offline, on a 1400 × 900 desktop and a 390 × 844 phone: math typeset (no raw
+    TeX), images present, no console error, no Python repr, no page wider than the screen; every
+    claims-table row has its header's cells and its status badge whole and in view without scrolling."""
+    from rnnrepro.site.browser_check import DESKTOP, PHONE, check_pages
+
+    chromium = _chromium()
     pages = [f"{name}.html" for name in toc_files()]
-    reports = check_pages(HTML, pages, chromium)
+    reports = check_pages(HTML, pages, chromium, screen={"desktop": DESKTOP, "phone": PHONE}[screen])
     broken = [r for r in reports if not r.ok]
-    assert not broken, "\n".join(f"{r.page}: {r.describe()}" for r in broken)
+    assert not broken, "\n".join(f"{r.page} ({screen}): {r.describe()}" for r in broken)
     with_math = [r.page for r in reports if r.typeset]
-    assert any("chapters/" in page for page in with_math), f"no chapter typeset any math: {with_math}"
+    if screen == "desktop":   # on the phone only the layout is measured (a frame: browser_check.SCREEN_PAGE)
+        assert any("chapters/" in page for page in with_math), f"no chapter typeset any math: {with_math}"
     measured = {r.page: r.claims_rows for r in reports}
     for chapter in CHAPTERS:
         assert measured[chapter.notebook.removesuffix(".md") + ".html"] > 0, f"{chapter.key}: no claims rows measured"
@@ -90,6 +100,29 @@ def test_shipped_full_verdicts_show_beside_fast(chapter):
     text = _page(chapter.notebook.removesuffix(".md") + ".html")
     assert "Paper-scale <code>full</code> results shipped" in text
     assert '<span class="rnnrepro-profile">full</span>' in text
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_claim_link_lands_below_the_sticky_header(screen):
+    """``chapter.html#<claim id>`` (the scorecard's links) shows the claim's row below the header."""
+    from rnnrepro.site.browser_check import DESKTOP, PHONE, check_pages
+
+    chromium = _chromium()
+    chapter = CHAPTERS[-1]
+    ledger = (HTML / chapter.notebook).with_name(f"{chapter.key}.ledger.json").read_text()
+    claim = re.findall(r'"id": "([a-z0-9_.]+)"', ledger)[len(re.findall(r'"id": "', ledger)) // 2]
+    page = chapter.notebook.removesuffix(".md") + f".html#{claim}"
+    (report,) = check_pages(HTML, [page], chromium, screen={"desktop": DESKTOP, "phone": PHONE}[screen])
+    assert report.probed and not report.anchor, report.describe()
+
+
+def test_values_read_as_what_they_are():
+    """No number shown as 0.00 that is not zero, no literal \\" and no bare Python True/False, on any page."""
+    from rnnrepro.site.browser_check import value_problems
+
+    problems = {name: value_problems(_page(f"{name}.html")) for name in toc_files()}
+    problems = {name: found for name, found in problems.items() if found}
+    assert not problems, "\n".join(f"{name}: {found[:5]} ({len(found)})" for name, found in problems.items())
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)

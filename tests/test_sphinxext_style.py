@@ -5,15 +5,16 @@ from rnnrepro.site.sphinxext import style
 
 def test_the_style_sheet_styles_the_claims_tables_and_badges():
     css = (style.STATIC / style.CSS).read_text()
-    assert "div.rnnrepro-claims" in css and ".claim-meta" in css and "table-layout: fixed" in css
+    assert "div.rnnrepro-claims" in css and ".claim-meta" in css and "@media (max-width: 40rem)" in css
+    assert "white-space: nowrap" in css and "scroll-margin-top" in css   # badges whole; anchors below the header
     for status in ("reproduced", "partial", "not-reproduced", "erratum", "observed", "verified"):
         assert f".rnnrepro-badge.status-{status} " in css
     assert 'html[data-theme="dark"] .rnnrepro-badge' in css
 
 
-def test_the_script_filters_and_fits():
+def test_the_script_filters_and_leaves_formulas_at_their_size():
     js = (style.STATIC / style.JS).read_text()
-    assert "form.rnnrepro-filter" in js and "URLSearchParams" in js and "fitMath" in js
+    assert "form.rnnrepro-filter" in js and "URLSearchParams" in js and "fontSize" not in js
 
 
 def test_the_theme_gets_a_valid_default_mode():

@@ -17,17 +17,22 @@ _HEAD = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     inject = b""
+    extra: dict[str, bytes] = {}
 
     def log_message(self, *args) -> None:
         pass
 
     def do_GET(self) -> None:
+        if self.path.split("?")[0] in self.extra:
+            return self._send(self.extra[self.path.split("?")[0]])
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
         if not self.inject or path.suffix != ".html" or not path.is_file():
             return super().do_GET()
-        body = inject_after_head(path.read_bytes(), self.inject)
+        self._send(inject_after_head(path.read_bytes(), self.inject))
+
+    def _send(self, body: bytes) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -43,10 +48,12 @@ def inject_after_head(page: bytes, snippet: bytes) -> bytes:
 
 
 @contextmanager
-def serve(folder: Path, inject: str = "") -> Iterator[str]:
+def serve(folder: Path, inject: str = "", extra: dict[str, str] | None = None) -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL. ``inject``:
-    HTML put right after the ``<head>`` tag of every ``.html`` page served."""
-    handler_class = type("Handler", (_QuietHandler,), {"inject": inject.encode()})
+    HTML put right after the ``<head>`` tag of every ``.html`` page served; ``extra``: HTML pages served
+    at these paths (``/__screen__.html``), not on disk."""
+    pages = {path: html.encode() for path, html in (extra or {}).items()}
+    handler_class = type("Handler", (_QuietHandler,), {"inject": inject.encode(), "extra": pages})
     handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

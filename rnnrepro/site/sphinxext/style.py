@@ -1,7 +1,8 @@
-"""The book's own style sheet and scripts (``static/``): claims tables that fit the page width, status
-badges readable in light and dark mode, the scorecard's filter (``rnnrepro.js``); MathJax on
-every page (the claims tables are raw HTML, whose math Sphinx does not see), and the theme's colour
-mode given a valid default (else pydata-sphinx-theme logs "Got invalid theme mode" on every page)."""
+"""The book's own style sheet and scripts (``static/``): claims tables that fit the page width (cards on
+a phone), status badges readable in light and dark mode, pages that never scroll sideways, the
+scorecard's filter (``rnnrepro.js``); MathJax on every page (the claims tables are raw HTML, whose
+math Sphinx does not see), and the theme's colour mode given a valid default (else pydata-sphinx-theme
+logs "Got invalid theme mode" on every page)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 
 STATIC = Path(__file__).parent / "static"
 CSS = "rnnrepro.css"
-JS = "rnnrepro.js"   # the scorecard's filter; formulas scaled to fit their cells
+JS = "rnnrepro.js"   # the scorecard's filter
 DEFAULT_MODE = "auto"   # one of pydata-sphinx-theme's modes: light, dark, auto
 
 

@@ -1,8 +1,7 @@
 /* The book's script (offline, no dependencies).
    - The scorecard's filter (rnnrepro.book.scorecard.filter_html): shows the claims rows of one status,
      chapter and kind; the choice is kept in the page's address (?status=not-reproduced&chapter=cayci).
-   - Formulas wider than their claims-table cell (MathJax 3 does not break lines) are scaled down to fit,
-     to no less than 60 %; a wider one scrolls inside its cell. */
+   - Every table of a page gets its column headers on its cells, for the phone layout (rnnrepro.css). */
 (function () {
   "use strict";
   function apply(form) {
@@ -25,26 +24,6 @@
       history.replaceState(null, "", location.pathname + (search ? "?" + search : "") + location.hash);
     } catch (e) { /* file:// pages may refuse; the filter still works */ }
   }
-  var MIN_SCALE = 0.6;
-  function fitMath() {
-    document.querySelectorAll("table.rnnrepro-claims-table td").forEach(function (td) {
-      var style = getComputedStyle(td);
-      var room = td.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      td.querySelectorAll("mjx-container").forEach(function (math) {
-        math.style.fontSize = "";
-        var width = math.getBoundingClientRect().width;
-        if (width > room && width > 0) {
-          math.style.fontSize = (100 * Math.max(MIN_SCALE, room / width)).toFixed(1) + "%";
-        }
-      });
-    });
-  }
-  window.addEventListener("load", function () {
-    var ready = window.MathJax && window.MathJax.startup && window.MathJax.startup.promise;
-    if (ready) { ready.then(fitMath); }
-    var timer = null;
-    window.addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(fitMath, 150); });
-  });
   function setup() {
     document.querySelectorAll("form.rnnrepro-filter").forEach(function (form) {
       var query = new URLSearchParams(location.search);
@@ -59,5 +38,20 @@
       apply(form);
     });
   }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
+  function labelCells() {
+    // Each cell of a page's tables (the chapters' verdicts at a glance) carries its column's header, so
+    // that on a phone a row can stack into a card that names every value (rnnrepro.css).
+    document.querySelectorAll(".bd-article table.table").forEach(function (table) {
+      var heads = table.querySelectorAll("thead th");
+      if (heads.length < 3) { return; }
+      table.classList.add("rnnrepro-stackable");
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) {
+          if (heads[i]) { td.setAttribute("data-label", heads[i].textContent.trim()); }
+        });
+      });
+    });
+  }
+  function ready() { setup(); labelCells(); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
 })();
