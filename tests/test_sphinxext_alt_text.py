@@ -10,6 +10,10 @@ def test_first_sentence_keeps_abbreviations_and_numbers_whole():
     assert first_sentence("Rates as in Eq. 3 and Prop. 2, e.g. Adam vs. GD at 0.5.\n Next") == \
         "Rates as in Eq. 3 and Prop. 2, e.g. Adam vs. GD at 0.5."
     assert first_sentence("One clause only") == "One clause only"
+    assert first_sentence(r"Paper Fig. 2, at reduced scale. g(i) = \|x\| against i.") == \
+        "Paper Fig. 2, at reduced scale."
+    assert first_sentence("Runs with truncation (eq. (5)) and the LSTM. More") == \
+        "Runs with truncation (eq. (5)) and the LSTM."
 
 
 def test_captioned_figures_get_alt_text_and_others_are_left_alone():

@@ -11,17 +11,21 @@ from docutils import nodes
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-#: A sentence ends at . ! or ? before a space and a capital letter or an opening bracket, not after a
-#: common abbreviation (``Fig. 1``, ``e.g. Adam`` stay whole).
-_END = re.compile(r"(?<!\bFig)(?<!\bFigs)(?<!\bEq)(?<!\bEqs)(?<!\bProp)(?<!\bThm)(?<!\bSec)(?<!\be\.g)(?<!\bi\.e)"
-                  r"(?<!\bcf)(?<!\bvs)(?<!\bal)[.!?](?=\s+[A-Z(\[])")
+#: Words whose full stop does not end a sentence (``Fig. 1``, ``eq. (4)``, ``e.g. Adam``).
+ABBREVIATIONS = {"fig", "figs", "eq", "eqs", "prop", "props", "thm", "sec", "app", "ref", "refs", "e.g", "i.e",
+                 "cf", "vs", "al", "approx", "no"}
+_END = re.compile(r"(\S*)[.!?](?=\s)")
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of ``text`` (whitespace collapsed, the closing full stop kept)."""
+    """The first sentence of ``text`` (whitespace collapsed, the closing full stop kept): it ends at a
+    full stop, ! or ? before a space that does not follow an abbreviation."""
     text = " ".join(text.split())
-    m = _END.search(text)
-    return text[:m.end()] if m else text
+    for m in _END.finditer(text):
+        word = m.group(1).lstrip("([").lower()
+        if word not in ABBREVIATIONS:
+            return text[:m.end()]
+    return text
 
 
 def set_alt_text(doctree: nodes.Node) -> int:
