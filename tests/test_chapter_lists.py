@@ -166,6 +166,7 @@ def test_record_results_merges_by_helper_and_factor(tmp_path):
     runs = json.loads(path.read_text())["runs"]
     assert [(r["helper"], r["factor"]) for r in runs] == [(helpers[0], 0.9), (helpers[1], 0.9)]   # 'gone' dropped
     assert runs[1]["n_failed"] == {"paper": 1, "integrity": 1} and runs[1]["commit"] == "abc"
+    assert cl.short_commit("fa788e39d70f33f0-dirty") == "fa788e3-dirty" and cl.short_commit("fa788e39d7") == "fa788e3"
     assert json.loads(path.read_text())["note"] == "transcribed"                  # runs[0] is still transcribed
     record_results(key, [SensitivityResult(key, helpers[0], 0.9)], root=tmp_path, commit="abc", date="2031-01-02")
     assert "note" not in json.loads(path.read_text())

@@ -1,5 +1,6 @@
 """The perturbation harness (rnnrepro.book.sensitivity): scaling, wrapping, and the opt-in chapter runs."""
 
+import json
 import sys
 import types
 from collections import namedtuple
@@ -65,3 +66,19 @@ _RUNS = [(key, helper, factor) for key, chapter in sorted(all_chapters().items()
 def test_perturbed_helper_fails_a_paper_claim(key, helper, factor, tmp_path):
     result = sensitivity.sensitivity_run(key, helper, factor, out=tmp_path)
     assert result.detected, result.line()
+
+
+def test_a_row_failing_twice_counts_once(tmp_path, monkeypatch):
+    """A row whose criterion fails and whose control passes is reported twice by the ledger; the run counts it
+    once (the recorder once counted such a row as two paper claims)."""
+    from rnnrepro.book import runner
+
+    def fake_run(key, profile, out, progress):
+        (out / f"{key}.ledger.json").write_text(json.dumps({"failures": [
+            ["paper", f"{key}.a.b", "ClaimFailed"], ["paper", f"{key}.a.b", "ControlPassed"],
+            ["integrity", f"{key}.c.d", "ClaimFailed"]]}))
+
+    monkeypatch.setattr(runner, "run_chapter", fake_run)
+    result = sensitivity.sensitivity_run("dynamics", "rnnrepro.core.fits:exponential_rate", 0.9, out=tmp_path)
+    assert result.failed == {"paper": ["dynamics.a.b"], "integrity": ["dynamics.c.d"]}
+    assert "1 paper claims fail" in result.line()

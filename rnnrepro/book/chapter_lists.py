@@ -199,6 +199,11 @@ def run_cell(run: dict | None, key: str) -> str:
     return f"**no paper claim fails**; {words} {'does' if sum(k for k, _ in others) == 1 else 'do'}"
 
 
+def short_commit(commit: str) -> str:
+    """'fa788e39d70f…-dirty' → 'fa788e3-dirty': seven hex digits, the dirty mark kept."""
+    return commit[:7] + ("-dirty" if commit.endswith("-dirty") else "")
+
+
 def _runs_by(record: dict) -> dict[tuple[str, float], dict]:
     return {(r["helper"], float(r["factor"])): r for r in record.get("runs", [])}
 
@@ -227,7 +232,7 @@ def sensitivity_page(chapters: dict, records: dict) -> str:
         detected = total = 0
         for helper in chapter.helpers:
             cells = [runs.get((helper, f)) for f in FACTORS]
-            dates = sorted({r.get("date", "?") + (f" (`{r['commit'][:7]}`)" if r.get("commit") else "")
+            dates = sorted({r.get("date", "?") + (f" (`{short_commit(r['commit'])}`)" if r.get("commit") else "")
                             for r in cells if r})
             rows.append((f"`{key}`", f"`{helper.removeprefix('rnnrepro.')}`", *(run_cell(r, key) for r in cells),
                          ", ".join(dates) or "—"))

@@ -163,7 +163,7 @@ def _cmd_generate(args) -> int:
 
 
 def _cmd_sensitivity(args) -> int:
-    from rnnrepro.book.sensitivity import FACTORS, record_results, resolve, sensitivity_run
+    from rnnrepro.book.sensitivity import FACTORS, record_results, resolve, sensitivity_run, source_commit
 
     chapter = get_chapter(args.chapter)
     helpers = args.helper or list(chapter.helpers)
@@ -173,6 +173,7 @@ def _cmd_sensitivity(args) -> int:
         resolve(helper)
     factors = args.factor or list(FACTORS)
     out = Path(args.out) / chapter.key
+    commit = source_commit()          # the code the runs come from, read before anything runs
     results, missed = [], 0
     for helper in helpers:
         for factor in factors:
@@ -183,7 +184,7 @@ def _cmd_sensitivity(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     (out / "sensitivity.json").write_text(json.dumps([vars(r) for r in results], indent=1) + "\n")
     print(f"{chapter.key}: {len(results) - missed} of {len(results)} perturbations fail a paper claim "
-          f"(details: {out / 'sensitivity.json'}; recorded in {record_results(chapter.key, results)})")
+          f"(details: {out / 'sensitivity.json'}; recorded in {record_results(chapter.key, results, commit=commit)})")
     _regenerate()
     return 1 if missed else 0
 

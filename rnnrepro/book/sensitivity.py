@@ -159,14 +159,30 @@ def sensitivity_run(chapter: str, helper: str, factor: float, *, out: Path,
             os.environ[PERTURB_ENV] = previous
     if ledger_path.is_file():
         for kind, claim_id, _ in json.loads(ledger_path.read_text()).get("failures", []):
-            result.failed.setdefault(kind, []).append(claim_id)
+            ids = result.failed.setdefault(kind, [])
+            if claim_id not in ids:       # a row whose criterion fails and whose control passes fails twice
+                ids.append(claim_id)
     return result
 
 
-def record_results(key: str, results: list[SensitivityResult], *, root: Path | None = None,
-                   commit: str | None = None, date: str | None = None) -> Path:
-    """Record perturbed runs of chapter ``key`` in ``results/sensitivity/<key>.json`` (what the
-    sensitivity page is generated from, :mod:`rnnrepro.book.chapter_lists`); return the file.
+def source_commit(root: Path | None = None) -> str:
+    """The commit the code of a run comes from: ``git rev-parse HEAD``, ``-dirty`` appended when the
+    tree has uncommitted changes, ``unknown`` outside a git checkout. Read it before the runs."""
+    from rnnrepro.book.full import git_state
+    from rnnrepro.book.paths import REPO
+
+    try:
+        head, dirty = git_state(Path(root or REPO))
+    except RnnreproError:
+        return "unknown"
+    return head + ("-dirty" if dirty else "")
+
+
+def record_results(key: str, results: list[SensitivityResult], *, commit: str, root: Path | None = None,
+                   date: str | None = None) -> Path:
+    """Record perturbed runs of chapter ``key``, made from ``commit`` (:func:`source_commit`, read
+    before they ran), in ``results/sensitivity/<key>.json`` (what the sensitivity page is generated
+    from, :mod:`rnnrepro.book.chapter_lists`); return the file.
 
     Each run replaces the recorded one of the same helper and factor; runs of helpers the registry
     entry no longer lists are dropped. Every failing id is recorded, with the counts per kind."""
@@ -177,14 +193,6 @@ def record_results(key: str, results: list[SensitivityResult], *, root: Path | N
     from rnnrepro.book.paths import REPO
 
     root = Path(root or REPO)
-    if commit is None:
-        from rnnrepro.book.full import git_state
-
-        try:
-            head, dirty = git_state(root)
-            commit = head + ("-dirty" if dirty else "")
-        except RnnreproError:     # not a git checkout
-            commit = "unknown"
     date = date or _dt.date.today().isoformat()
     path = root / SENSITIVITY_DIR / f"{key}.json"
     record = json.loads(path.read_text()) if path.is_file() else {"chapter": key, "runs": []}
