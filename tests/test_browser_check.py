@@ -129,3 +129,16 @@ def test_a_phone_is_390_css_pixels_wide_and_a_wide_element_makes_the_page_scroll
     assert phone.probed and phone.overflow and "600" in phone.overflow[0] and "390 px screen" in phone.overflow[0]
     assert desktop.probed and not desktop.overflow
     assert phone.anchor and "under the sticky header" in phone.anchor[0]   # #x scrolls to the very top, under it
+
+
+def test_values_that_a_reader_would_misread_are_found():
+    page = ('<p>RNN 0.00 and 0.000 (train), 0.0% of runs; exact 0.0e+00 and 0 and 0.001 and 10.00</p>'
+            '<table><tr><td>True</td><td>fast yes</td><td>full False</td></tr></table>'
+            r'<p>for the RNN too, \"the error\"</p><div class="cell_input"><pre>x = 0.00; y = True</pre></div>')
+    found = bc.value_problems(page)
+    zeros = [f for f in found if f.startswith("reads as zero")]
+    assert len(zeros) == 3 and all("0.0e+00" not in z.split("...")[1][-12:] for z in zeros)
+    assert sum(f.startswith("literal") for f in found) == 2      # both quotes; none from the cell source
+    assert sum(f.startswith("bare Python boolean") for f in found) == 2
+    assert bc.value_problems("<p>exactly 0, 0.0e+00, 1.26e-08, 0.25</p><table><tr><td>yes</td></tr></table>") == []
+    assert bc.value_problems('<pre>author = {Sch{\\"o}n, Thomas B.}</pre>') == []   # BibTeX's accent is no escape

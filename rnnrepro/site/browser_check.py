@@ -90,8 +90,8 @@ function outside() {
     var r = el.getBoundingClientRect();
     if (r.width === 0 || r.right <= W + 1 || getComputedStyle(el).visibility === "hidden") { return; }
     for (var a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      var st = getComputedStyle(a);
-      if (st.overflowX !== "visible" || st.position === "fixed") { return; }   // scrolls, or a drawer
+      var st = getComputedStyle(a);   // (overflow does nothing on an inline box)
+      if ((st.overflowX !== "visible" && st.display !== "inline") || st.position === "fixed") { return; }
     }
     var p = el.parentElement;
     if (p && p.getBoundingClientRect().right > W + 1 && p !== document.body) { return; }   // its parent is reported
@@ -252,9 +252,10 @@ class PageReport:
         return "; ".join(f"{k} {getattr(self, k)[:5]} ({len(getattr(self, k))})" for k in kinds if getattr(self, k))
 
 
-#: A number that reads as zero (``0.00``, ``-0.0%``): the book prints exact zero as ``0``, so this is a
-#: non-zero value rounded away (:func:`rnnrepro.book.rows.show`).
-_ZERO = re.compile(r"(?<![\w.])[-−]?0\.0+(?![\d])%?")
+#: A fixed-point number that reads as zero (``0.00``, ``-0.0%``): the book prints exact zero as ``0``, so
+#: this is a non-zero value rounded away (:func:`rnnrepro.book.rows.show`). ``0.0e+00`` is exactly zero
+#: (a non-zero number never prints so in scientific notation).
+_ZERO = re.compile(r"(?<![\w.])[-−]?0\.0+(?![\d])(?![eE][-+−]?\d)%?")
 #: A Python boolean shown as a value (a whole table cell, or after ``fast``/``full``/``=``).
 _BOOL = re.compile(r"^\s*(?:True|False)\s*$|(?:\bfast|\bfull|=)\s+(?:True|False)\b")
 _CELL = re.compile(r"<td\b[^>]*>(.*?)</td>", re.S)
@@ -262,14 +263,15 @@ _CELL = re.compile(r"<td\b[^>]*>(.*?)</td>", re.S)
 
 def value_problems(html: str) -> list[str]:
     """Values a reader would misread in a built page: a number shown as ``0.00`` (non-zero, rounded
-    away), a literal ``\\"`` (a raw Python string's escape), a bare Python ``True``/``False`` in a
-    table cell. Looks at what a reader sees (not cell sources, scripts or math markup)."""
+    away), a literal ``\\"`` in the prose (a raw Python string's escape), a bare Python ``True``/``False``
+    in a table cell. Looks at what a reader sees (not cell sources, scripts or math markup)."""
     parser = _Text()
     parser.feed(html)
     shown = "".join(parser.shown)
     problems = [f"reads as zero: ...{shown[max(0, m.start() - 40):m.end() + 10]!r}" for m in _ZERO.finditer(shown)]
-    problems += [f"literal \\\": ...{shown[max(0, m.start() - 40):m.end() + 20]!r}"
-                 for m in re.finditer(r'\\"', shown)]
+    prose = "".join(parser.chunks)    # not code or pre: BibTeX writes Sch{\\"o}n
+    problems += [f"literal \\\": ...{prose[max(0, m.start() - 40):m.end() + 20]!r}"
+                 for m in re.finditer(r'\\"', prose)]
     for cell in _CELL.findall(html):
         cell_parser = _Text()
         cell_parser.feed(cell)
