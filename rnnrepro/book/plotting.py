@@ -1,7 +1,10 @@
 """One plotting style for the whole book.
 
 Figures have an explicit white background (readable on the light and the dark theme), a fixed
-size family and labelled axes. Chapters call :func:`new_figure` and label every axis.
+size family and labelled axes. Chapters call :func:`new_figure` and label every axis. In a notebook
+kernel figures are SVG; ``ledger.figure`` makes each legible (:func:`make_legible`: mathtext for raw
+sub/superscripts, enough ticks, dense clouds drawn as images) and refuses what is still hard to read
+(:func:`legibility_problems`).
 """
 
 from __future__ import annotations
