@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 import torch
 
 from rnnrepro.ribeiro import temporal_order as to
@@ -19,22 +20,26 @@ def test_batched_matches_single_seed_trainers():
         assert abs(bt.history["val_loss"][-1][s_idx] - tr.history["val_loss"][-1]) < 1e-5
 
 
-def test_stop_and_resume_equals_uninterrupted(tmp_path):
+@pytest.mark.parametrize("trainer", ["BatchedTrainer", "FusedTrainer"])
+def test_stop_and_resume_equals_uninterrupted(tmp_path, trainer):
+    from rnnrepro.ribeiro.fused_lstm import FusedTrainer
+    Trainer = {"BatchedTrainer": BatchedTrainer, "FusedTrainer": FusedTrainer}[trainer]
     torch.set_num_threads(1)
     data = (*to.make_data(20, 52, 1), *to.make_data(10, 52, 2))
     kw = dict(hidden=6, batch=10, milestones=(2,), reduction="sum")
-    full = BatchedTrainer([0, 1], data, **kw)
+    full = Trainer([0, 1], data, **kw)
     full.run(4, eval_every=2)
-    first = BatchedTrainer([0, 1], data, **kw)
+    first = Trainer([0, 1], data, **kw)
     first.run(2, eval_every=2)
     first.save(tmp_path / "ck.pt")
-    resumed = BatchedTrainer([0, 1], data, **kw)
+    resumed = Trainer([0, 1], data, **kw)
     resumed.load(tmp_path / "ck.pt")
     resumed.run(2, eval_every=2)
     for a, b in zip(full.params + full.m + full.v, resumed.params + resumed.m + resumed.v):
         assert torch.equal(a, b)
     for k in full.history:
         assert np.array_equal(np.array(full.history[k]), np.array(resumed.history[k]))
+    assert resumed.config()["trainer"] == trainer
 
 
 def test_load_flat_snapshot_resumes_like_the_uninterrupted_run():

@@ -68,23 +68,6 @@ def test_each_seed_follows_the_authors_loop_within_round_off_over_20_steps():
         assert off > 10 * floor, (seed, off, floor)
 
 
-def test_fused_trainer_stops_and_resumes_bit_for_bit(tmp_path):
-    torch.set_num_threads(1)
-    data = (*to.make_data(20, 51, 1), *to.make_data(10, 51, 2))
-    kw = dict(hidden=6, batch=10, milestones=(2,), reduction="sum")
-    full = FusedTrainer([0, 1], data, **kw)
-    full.run(4, eval_every=2)
-    first = FusedTrainer([0, 1], data, **kw)
-    first.run(2, eval_every=2)
-    first.save(tmp_path / "ck.pt")
-    resumed = FusedTrainer([0, 1], data, **kw)
-    resumed.load(tmp_path / "ck.pt")
-    resumed.run(2, eval_every=2)
-    for a, b in zip(full.params + full.m + full.v, resumed.params + resumed.m + resumed.v):
-        assert torch.equal(a, b)
-    assert resumed.config()["trainer"] == "FusedTrainer"
-
-
 def test_loading_the_extension_leaves_denormals_alone():
     """-ffast-math is a compile flag only: no flush-to-zero for the rest of the process."""
     FusedTrainer([0], (*to.make_data(10, 50, 1), *to.make_data(10, 50, 2)), hidden=3, batch=10)

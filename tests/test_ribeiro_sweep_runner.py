@@ -122,3 +122,24 @@ def test_trainer_class_is_fused_on_cpu_and_batched_on_gpu():
     assert trainer_class("batched", "cpu") is BatchedTrainer
     with pytest.raises(ValueError, match="unknown trainer"):
         trainer_class("fast", "cpu")
+
+
+def test_a_sweep_can_ship_the_snapshots_of_its_first_seeds_only(tmp_path, monkeypatch):
+    from rnnrepro.book.artifacts import load_artifact
+    from rnnrepro.ribeiro import paper_sweep, sweep_runner, train_artifacts
+    from rnnrepro.ribeiro import temporal_order as to
+
+    kw = dict(epochs=2, T=52, n=20, hidden=5, checkpoint_every=1, eval_every=1, snapshots=(1,))
+    paths = run_sweep([[0, 1, 2]], out=str(tmp_path / "s"), **kw)
+    monkeypatch.setattr(train_artifacts, "ART_DIR", tmp_path / "art")
+    sweep_runner.export(paths, name="all", ran_on="test", command="test")
+    sweep_runner.export(paths, name="two", ran_on="test", command="test", snapshot_seeds=2)
+    every, two = (load_artifact(tmp_path / "art", n) for n in ("all", "two"))
+    assert two.params["snap1_m"].shape[0] == 2 and two.config["snapshot_seeds"] == 2
+    assert np.array_equal(two.params["snap1_v"], every.params["snap1_v"][:2])
+    data = (*to.make_data(20, 52, 1), *to.make_data(20, 52, 2))
+    a, _ = paper_sweep.replay(every, [1, 0], data, snapshot=1)
+    b, _ = paper_sweep.replay(two, [1, 0], data, snapshot=1)
+    assert torch.equal(a, b)
+    with pytest.raises(ValueError, match="first 2 seeds only"):
+        paper_sweep.replay(two, [2], data, snapshot=1)

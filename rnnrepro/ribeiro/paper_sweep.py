@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from rnnrepro.ribeiro import temporal_order as to
-from rnnrepro.ribeiro.batched_training import BatchedTrainer, forward, split_per_seed
+from rnnrepro.ribeiro.batched_training import forward, split_per_seed
 
 if TYPE_CHECKING:
     from rnnrepro.book.artifacts import Artifact
@@ -79,16 +79,20 @@ def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, s
            theta: torch.Tensor | np.ndarray | None = None,
            epoch: int | None = None) -> tuple[torch.Tensor, np.ndarray]:
     """Resume the seeds ``idx`` of a shipped sweep from snapshot epoch ``snapshot`` for ``n_epochs`` on the CPU,
-    with the trainer the sweep records (:class:`BatchedTrainer` when it records none).
+    with the trainer the sweep records (:class:`BatchedTrainer` when it records none); ValueError (one line)
+    for a seed whose snapshot the artefact does not ship (config ``snapshot_seeds``).
 
     ``theta`` (len(idx), D) replaces the snapshot's weights (a last-bit twin); ``epoch`` replaces the
     snapshot's epoch (which sets the learning rate; a wrong schedule is the control). Returns
     (weights (len(idx), D) float32, running training loss of the last epoch (len(idx),) numpy)."""
     cfg = art.config
     idx = list(idx)
-    trainer = BatchedTrainer
-    if cfg.get("trainer") == "FusedTrainer":          # replay with the trainer that made the sweep
-        from rnnrepro.ribeiro.fused_lstm import FusedTrainer as trainer
+    from rnnrepro.ribeiro.sweep_runner import trainer_class     # (sweep_runner imports this module)
+    shipped = cfg.get("snapshot_seeds", len(cfg["seeds"]))
+    if any(i >= shipped for i in idx):
+        raise ValueError(f"the artefact ships snapshots for its first {shipped} seeds only; seed indices {list(idx)} "
+                         f"asked for (re-export with --snapshot-seeds {max(idx) + 1})")
+    trainer = trainer_class("fused" if cfg.get("trainer") == "FusedTrainer" else "batched", "cpu")
     bt = trainer([cfg["seeds"][i] for i in idx], data, hidden=cfg["hidden"], lr=cfg["lr"],
                         milestones=cfg["milestones"], gamma=cfg["gamma"], clip=cfg["clip"], batch=cfg["batch"],
                         reduction=cfg["reduction"], device="cpu", graph=False)

@@ -4,7 +4,7 @@
         [--T 150] [--n 1000] [--checkpoint-every 100] [--eval-every 10] [--device cpu]
         [--workers 1] [--scheduler ADDRESS] [--snapshots 1,1000,1001,2999]
     python -m rnnrepro.ribeiro.sweep_runner --export DIR/task-0-4.pt DIR/task-5-9.pt --name NAME --ran-on "..."
-        [--keep-snapshots 499] [--command "how the checkpoints were trained"]
+        [--keep-snapshots 499] [--snapshot-seeds K] [--command "how the checkpoints were trained"]
 
 Each task trains one batch of seeds with the fastest correct trainer for the device (``--trainer auto``:
 :class:`FusedTrainer` on a CPU, :class:`BatchedTrainer` with CUDA graphs on a GPU; the authors' summed loss, clip 0.25,
@@ -109,13 +109,14 @@ def run_sweep(seed_batches: Sequence[Sequence[int]], *, workers: int = 1, schedu
 
 
 def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command: str,
-           keep: Collection[int] | None = None) -> None:
+           keep: Collection[int] | None = None, snapshot_seeds: int | None = None) -> None:
     """Ship finished task checkpoints (one, or several of one sweep: their seeds are concatenated in the order
     given) as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
 
     Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
     for every snapshot epoch e in ``keep`` (default: all), ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v``
-    (S, D) (Adam's moments).
+    (S, D) (Adam's moments); with ``snapshot_seeds`` = K, only the first K seeds' snapshots (K, D), which keeps
+    a large sweep's artefact small (recorded as config ``snapshot_seeds``).
     History: ``epoch``, ``train_loss``, ``train_acc`` (E, S), ``val_epoch``, ``val_loss``, ``val_acc``.
     The config (data sizes and seeds, width, batch, optimiser, trainer) is the one the checkpoints record
     (:meth:`BatchedTrainer.config`); ValueError for a checkpoint that records none, or for checkpoints whose
@@ -139,7 +140,7 @@ def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command:
     kept = [e for e in sorted(states[0]["snapshots"]) if e and (keep is None or e in keep)]
     for e in kept:
         for key, part in (("theta", "params"), ("m", "m"), ("v", "v")):
-            params[f"snap{e}_{key}"] = cat(lambda st, e=e, part=part: st["snapshots"][e][part])
+            params[f"snap{e}_{key}"] = cat(lambda st, e=e, part=part: st["snapshots"][e][part])[:snapshot_seeds]
     history = {k: np.concatenate([np.asarray(st["history"][k]).reshape(len(st["history"][k]), -1) for st in states],
                                  axis=1).tolist() if k not in ("epoch", "val_epoch")
                else np.asarray(states[0]["history"][k]).tolist() for k in states[0]["history"]}
@@ -149,6 +150,8 @@ def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command:
                   snapshots={str(e): int(first["snapshots"][e]["step"]) for e in sorted(first["snapshots"])
                              if e == 0 or e in kept},
                   **first["config"], ran_on=ran_on)
+    if snapshot_seeds is not None:
+        config["snapshot_seeds"] = int(snapshot_seeds)
     save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
     update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=config["seeds"])
 
@@ -159,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--export", metavar="CHECKPOINT", nargs="+",
                     help="ship finished checkpoints (the task files of one sweep) as one artefact")
     ap.add_argument("--command", default="", help="the command that trained the checkpoints (recorded)")
+    ap.add_argument("--snapshot-seeds", type=int, default=None, help="ship the snapshots of the first K seeds only")
     ap.add_argument("--name", default="wss_paper")
     ap.add_argument("--ran-on", default="", help="the machine the checkpoint was trained on (recorded)")
     ap.add_argument("--keep-snapshots", default="", help="snapshot epochs to ship (default: all)")
@@ -182,10 +186,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if a.export:
         keep = {int(e) for e in a.keep_snapshots.split(",") if e} or None
         trained = a.command or "python -m rnnrepro.ribeiro.sweep_runner --out DIR --device cuda"
-        export(a.export, name=a.name, ran_on=a.ran_on, keep=keep,
+        export(a.export, name=a.name, ran_on=a.ran_on, keep=keep, snapshot_seeds=a.snapshot_seeds,
                command=f"{trained}; python -m rnnrepro.ribeiro.sweep_runner --export "
                        + " ".join(f"DIR/{os.path.basename(p)}" for p in a.export)
-                       + f" --name {a.name}" + (f" --keep-snapshots {a.keep_snapshots}" if keep else ""))
+                       + f" --name {a.name}" + (f" --keep-snapshots {a.keep_snapshots}" if keep else "")
+                       + (f" --snapshot-seeds {a.snapshot_seeds}" if a.snapshot_seeds is not None else ""))
         return
     if not a.out:
         ap.error("--out DIR is required to run a sweep")
