@@ -89,6 +89,9 @@ class Chapter:
     :mod:`rnnrepro.book.sensitivity`), and the data files it reads (paths under the data root,
     e.g. ``"wikitext-2/valid.txt"``: checked before anything runs, :func:`rnnrepro.data.check_files`).
 
+    ``texts`` names the paper's text file(s) under the papers folder (:func:`rnnrepro.book.paths.papers_root`)
+    in which every paper claim's ``quote`` is found (``tests/test_quotes.py``).
+
     ``question`` (one phrase: what the chapter asks) is the intro's chapter table's last column;
     ``note`` (optional) follows the chapter's verdicts in the README (what ran at reduced scale or
     was trained once and shipped); ``gaps`` gives, for each helper whose 10 % error fails no paper
@@ -99,6 +102,7 @@ class Chapter:
     title: str
     paper: str
     notebook: str
+    texts: tuple[str, ...] = ()
     params: tuple[Param, ...] = field(default_factory=tuple)
     cites: tuple[str, ...] = ()
     helpers: tuple[str, ...] = ()

@@ -8,6 +8,7 @@ CHAPTER = Chapter(
     paper="S. Cayci, A. Eryilmaz. Convergence of gradient descent for recurrent neural networks: "
           "a nonasymptotic analysis. arXiv:2402.12241 v1, 2024",
     notebook="book/chapters/cayci.md",
+    texts=('cayci-eryilmaz2024-gd-convergence-rnn.txt',),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed (inputs and initialisations)"),
         Param("d", int, fast=2, full=2, low=1, high=16, help="input dimension"),

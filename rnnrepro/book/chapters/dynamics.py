@@ -7,6 +7,10 @@ CHAPTER = Chapter(
     title="Recurrent networks as dynamical systems",
     paper="(front matter: the notation and tools the papers share)",
     notebook="book/chapters/dynamics.md",
+    # no paper of its own: each claim quotes the textbook fact as one of the five papers states it
+    texts=("miller-hardt2018-stable-recurrent.txt", "li2021-curse-of-memory.txt",
+           "ribeiro2019-memory-smoothness.txt", "flynn2015-timescale-separation.txt",
+           "cayci-eryilmaz2024-gd-convergence-rnn.txt"),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed"),
         Param("n_hidden", int, fast=16, full=64, low=2, high=1024, help="units of the tanh RNNs"),

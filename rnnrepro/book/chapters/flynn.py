@@ -8,6 +8,7 @@ CHAPTER = Chapter(
     paper="T. Flynn. Timescale separation in recurrent neural networks. Neural Computation 27(6), 2015, "
           "pp. 1321 ff., doi:10.1162/NECO_a_00740",
     notebook="book/chapters/flynn.md",
+    texts=('flynn2015-timescale-separation.txt',),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed (problem generator of Example 1)"),
         Param("n", int, fast=10, full=20, low=4, high=60, help="nodes of the Example 1 network"),

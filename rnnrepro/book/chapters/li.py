@@ -8,6 +8,7 @@ CHAPTER = Chapter(
     paper="Z. Li, J. Han, W. E, Q. Li. On the curse of memory in recurrent neural networks: "
           "approximation and optimization analysis. ICLR 2021, arXiv:2009.07799",
     notebook="book/chapters/li.md",
+    texts=('li2021-curse-of-memory.txt',),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed"),
         # model identities and Itô isometry

@@ -8,6 +8,7 @@ CHAPTER = Chapter(
     paper="J. Miller, M. Hardt. When recurrent models don't need to be recurrent. arXiv:1805.10369 v1 (2018); "
           "published as \"Stable recurrent models\", ICLR 2019",
     notebook="book/chapters/miller.md",
+    texts=('miller-hardt2018-stable-recurrent.txt',),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed"),
         Param("n", int, fast=32, full=32, low=2, high=256, help="hidden units n (= input size d) of §7.1"),

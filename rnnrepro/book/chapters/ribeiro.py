@@ -9,6 +9,7 @@ CHAPTER = Chapter(
           "recurrent networks, arXiv:1906.08482 (2019); published as Beyond exploding and vanishing "
           "gradients: analysing RNN training using attractors and smoothness, AISTATS 2020",
     notebook="book/chapters/ribeiro.md",
+    texts=('ribeiro2019-memory-smoothness.txt',),
     params=(
         Param("seed", int, fast=0, full=0, low=0, help="master seed"),
         Param("n_s", int, fast=5000, full=5000, low=11, help="points on the line θ(s) = s·θ_true (Fig. 1)"),
