@@ -61,3 +61,55 @@ def test_best_l1_monic_error_against_linear_programming(n):
     # and the extremal polynomial 4^{-n} U_n(2s − 1) has that L¹ norm
     from scipy.special import eval_chebyu
     assert np.mean(np.abs(eval_chebyu(n, 2 * s - 1))) * 4.0 ** -n == pytest.approx(A.best_l1_monic_error(n), rel=1e-3)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_uniform_fit_is_the_exact_l1_optimum_against_brute_force(m):
+    """Independent reference: a discrete weighted L¹ fit with m basis functions has an optimum that
+    interpolates the data at m nodes (a vertex of the LP), so on a 10-node grid the best of all
+    C(10, m) interpolants is the optimum (m = 1: the weighted median)."""
+    from itertools import combinations
+    from numpy.polynomial import legendre as leg
+
+    rng = np.random.default_rng(m)
+    s = np.sort(rng.uniform(0.05, 1.0, 10))
+    ws = rng.uniform(0.5, 1.5, 10) / 10
+    beta = 0.7
+    rho = lambda t: (1 + t) ** -1.5
+    f = rho(-np.log(s) / beta) / s
+    V = leg.legvander(2 * s - 1, m - 1)
+    best = min(ws @ np.abs(f - V @ np.linalg.solve(V[list(idx)], f[list(idx)]))
+               for idx in combinations(range(10), m))
+    b = A.uniform_fit(rho, m, beta, grid=(s, ws))
+    assert A.l1_residual(rho, b, beta, grid=(s, ws)) == pytest.approx(best, rel=1e-7)
+    if m == 1:   # weighted median
+        order = np.argsort(f)
+        med = f[order][np.searchsorted(np.cumsum(ws[order]), ws.sum() / 2)]
+        assert ws @ np.abs(f - med) == pytest.approx(best, rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+def test_uniform_fit_attains_the_closed_form(n):
+    """On e^{−(n+1)βt} the relative L¹ error of the width-n construction is (n + 1)·4^{−n} (classical)."""
+    f = lambda t: np.exp(-(n + 1) * t)
+    err = A.uniform_errors(f, A.L1Metric(f), [n], [1.0])[0][0]
+    assert err == pytest.approx((n + 1) * A.best_l1_monic_error(n), rel=3e-3)   # Gauss rule on a kinked |residual|
+
+
+def test_uniform_fit_beats_least_squares_and_perturbations():
+    """The LP optimum is no worse than the weighted least-squares fit or any small perturbation of itself."""
+    from numpy.polynomial import legendre as leg
+
+    rho = lambda t: (1 + t) ** -1.25
+    beta, m = 0.05, 8
+    s, ws = A.s_grid()
+    b = A.uniform_fit(rho, m, beta)
+    best = A.l1_residual(rho, b, beta)
+    f = rho(-np.log(s) / beta) / s
+    V = leg.legvander(2 * s - 1, m - 1)
+    sw = np.sqrt(ws)
+    b_ls = np.linalg.lstsq(V * sw[:, None], f * sw, rcond=None)[0]
+    assert best <= A.l1_residual(rho, b_ls, beta)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        assert best <= A.l1_residual(rho, b + 1e-3 * rng.standard_normal(m) * np.abs(b).max(), beta) * (1 + 1e-6)
