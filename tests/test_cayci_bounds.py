@@ -61,3 +61,10 @@ def test_cor1_rhs_against_the_printed_formula_at_T1():
            + 6 / m * (Lam ** 2 * s2 + gam) * 2)
     assert B.cor1_rhs(m, tau, s) == pytest.approx(ref, rel=1e-12)
     assert B.cor1_rhs(m, tau, s) > B.thm1_rhs(m, tau, s)
+
+
+def test_thm1_requirements_fails_when_the_fixed_point_runs_away():
+    s = B.Setting(1.0, 1.0, 0.77, 0.5, 2, 10, n=100, delta=0.1)
+    with pytest.raises(RuntimeError, match="ran away"):
+        B.thm1_requirements(0.1, s, iters=1)
+    assert B.thm1_requirements(0.1, s, iters=100)[0] > 0

@@ -138,7 +138,9 @@ def cor1_rhs(m: float, tau: float, s: Setting, *, printed: bool = False) -> floa
 
 
 def thm1_requirements(eps: float, s: Setting, *, printed: bool = False, iters: int = 100) -> tuple[float, float]:
-    """(m, τ) that make each term of (18) ≤ ε/2 (fixed point in m, since α_m depends on m)."""
+    """(m, τ) that make each term of (18) ≤ ε/2 (fixed point in m, since α_m depends on m).
+
+    Raises RuntimeError when the fixed-point iteration has not converged after ``iters`` steps."""
     if eps <= 0:
         raise ValueError(f"eps must be positive, got {eps}")
     m = math.inf
@@ -148,6 +150,9 @@ def thm1_requirements(eps: float, s: Setting, *, printed: bool = False, iters: i
         if m_new == m or abs(m_new - m) <= 1e-12 * m_new:
             break
         m = m_new
+    else:
+        raise RuntimeError(f"thm1_requirements: the fixed point in m ran away ({iters} iterations without "
+                           f"converging; last m = {m:.4g}, eps = {eps}, setting {s})")
     A, _ = thm1_terms(m, s, printed=printed)
     return m, (2 * A * s.T / eps) ** 2
 
