@@ -37,13 +37,14 @@ def test_factors_are_the_sensitivity_runs_factors():
 
 
 def test_verdict_text_words_the_counts_as_the_readme_does():
-    counts = {"reproduced": 22, "partial": 13, "not reproduced": 4, "erratum": 3}
-    assert cl.verdict_text(counts, 7) == "42 paper claims: 22 reproduced, 13 partial, 4 not reproduced, 3 errata; " \
-                                         "7 findings of ours"
-    assert cl.verdict_text({"reproduced": 10, "partial": 0, "not reproduced": 0, "erratum": 0}, 1) == \
-        "10 paper claims, all reproduced; 1 finding of ours"
-    assert cl.verdict_text({"reproduced": 36, "partial": 1, "not reproduced": 0, "erratum": 4}, 0) == \
-        "41 paper claims: 36 reproduced, 1 partial, 4 errata"
+    counts = {"holds": 20, "erratum": 3, "reproduced": 2, "partial": 13, "not reproduced": 4}
+    assert cl.verdict_text(counts, 7) == ("42 paper claims (statements: 20 hold, 3 errata; experiments: 2 reproduced, "
+                                          "13 partial, 4 not reproduced); 7 findings of ours")
+    assert cl.verdict_text({"holds": 1, "reproduced": 0, "erratum": 0}, 1) == \
+        "1 paper claims (statements: 1 holds); 1 finding of ours"
+    assert cl.verdict_text({"reproduced": 36, "partial": 1, "erratum": 1}, 0) == \
+        "38 paper claims (statements: 1 erratum; experiments: 36 reproduced, 1 partial)"
+    assert cl.verdict_text({"holds": 0}, 0) == "no paper claims"
 
 
 def test_replace_block_rewrites_between_the_markers_only():
@@ -83,8 +84,8 @@ def _shipped(stale=False, lower=True):
 def test_readme_chapter_table_quotes_the_shipped_counts_and_the_note():
     noted = dataclasses.replace(DEMO, note="Trained once on a GPU.")
     row = cl.readme_chapter_table({"demo": noted}, {"demo": _shipped()}).splitlines()[2]
-    assert row == ("| `demo` | J. Doe, R. Roe. Forgetting. 2031 | 4 paper claims: 3 reproduced, 1 partial; 2 findings "
-                   "of ours. Trained once on a GPU |")
+    assert row == ("| `demo` | J. Doe, R. Roe. Forgetting. 2031 | 4 paper claims (experiments: 3 reproduced, "
+                   "1 partial); 2 findings of ours. Trained once on a GPU |")
     assert "is stale: re-ship it with `python -m rnnrepro ship-full demo --lower-isa`" in \
         cl.readme_chapter_table({"demo": DEMO}, {"demo": _shipped(stale=True)})
     assert "no `full` result shipped yet" in cl.readme_chapter_table({"demo": DEMO}, {"demo": None})

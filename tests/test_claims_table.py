@@ -6,6 +6,8 @@ from myst_parser.parsers.mdit import create_md_parser
 
 from rnnrepro.book import claims_table as ct
 
+Q = "the paper says so in six words"   # a quote of the paper (six words)
+
 NASTY = r"R = [gap](60) | $\|x_{[1]}\|$ after <eos> | and `a|b` for $a < b$"
 
 
@@ -130,14 +132,14 @@ def test_a_chapter_table_shows_its_shipped_full_ledger(tmp_path, monkeypatch):
     (folder / full_module.MANIFEST).write_text(json.dumps(manifest))
     monkeypatch.setattr(full_module, "full_dir", lambda key: tmp_path / key / "full")
     ledger = Ledger(chapter, chapter.resolve("fast"), publish=lambda *a: None, out=tmp_path)
-    ledger.claim("dynamics.a.b", "s", ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
+    ledger.claim("dynamics.a.b", "s", quote=Q, ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
                  no_control="identity")
     md = ledger.table_markdown()
     assert "61 s on AMD EPYC" in md and '<span class="rnnrepro-profile">full</span> 0.75' in md
     assert 'data-status="partial"' in md          # the headline is the full verdict
     assert "dynamics.a.b: reproduced; measured 0.5" in ledger.summary()   # nbval's text: fast only
     full_run = Ledger(chapter, chapter.resolve("full"), publish=lambda *a: None, out=tmp_path)
-    full_run.claim("dynamics.a.b", "s", ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
+    full_run.claim("dynamics.a.b", "s", quote=Q, ref="Eq. 1", measured=0.5, criterion=AtMost(1), status="reproduced",
                    no_control="identity")
     assert "rnnrepro-profile" not in full_run.table_markdown()   # a full run shows itself only
 

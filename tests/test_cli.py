@@ -47,7 +47,7 @@ def test_ledger_status(tmp_path):
     (tmp_path / "x.json").write_text('{"profile": "fast", "counts": {"reproduced": 2, "partial": 0}, '
                                      '"integrity_checks": 3, "created_utc": "2026-01-01T00:00:00+00:00"}')
     assert cli.ledger_status(tmp_path / "x.json") == \
-        "fast: 2 reproduced; 0 findings of ours; 3 integrity checks (2026-01-01T00:00:00+00:00)"
+        "fast: experiments: 2 reproduced; 0 findings of ours; 3 integrity checks (2026-01-01T00:00:00+00:00)"
 
 
 def test_ledger_status_shows_a_failed_run(tmp_path):

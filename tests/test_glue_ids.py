@@ -9,7 +9,8 @@ from rnnrepro.book.paths import REPO
 
 CODE = '''
 %matplotlib inline
-ledger.claim("demo.fig1.rate", "...", ref="Fig. 1", measured=1.0, criterion=c, status="reproduced")
+ledger.claim("demo.fig1.rate", "...", quote="the paper says so in six words", ref="Fig. 1", measured=1.0,
+             criterion=c, status="reproduced")
 ledger.check(
     "demo.fig1.replay", "...", measured=0.0, criterion=c, no_control="identity")
 ledger.figure("fig1", fig, x=x)

@@ -10,6 +10,8 @@ from rnnrepro.book.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFaile
 from rnnrepro.book.plotting import new_figure
 from rnnrepro.book.profiles import Chapter, Param
 
+Q = "the paper says so in six words"   # a quote of the paper (six words)
+
 CH = Chapter(key="demo", title="Demo", paper="A paper", notebook="book/chapters/demo.md",
              params=(Param("seed", int, fast=3, full=3),))
 
@@ -24,7 +26,7 @@ def ledger(tmp_path):
 
 def test_claim_records_and_glues(ledger):
     with ledger.section("s1"):
-        c = ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=np.float64(0.1),
+        c = ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=np.float64(0.1),
                          criterion=AtMost(0.5), status="reproduced", paper=0.2, control=torch.tensor(0.9))
     assert c.holds and c.control_holds is False and c.section == "s1"
     assert isinstance(c.measured, float) and isinstance(c.control, float)
@@ -34,16 +36,16 @@ def test_claim_records_and_glues(ledger):
 
 def test_failing_claim_raises(ledger):
     with pytest.raises(ClaimFailed, match="demo.thm1.bound: measured 0.9"):
-        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
+        ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
                      status="reproduced", no_control="identity")
 
 
 def test_a_failure_is_recorded_for_list_and_ci(ledger, tmp_path):
     with pytest.raises(ClaimFailed):
-        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
+        ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.9, criterion=AtMost(0.5),
                      status="reproduced", no_control="identity")
     assert "fast: ClaimFailed: demo.thm1.bound: measured 0.9" in (tmp_path / "demo.failed.txt").read_text()
-    ledger.claim("demo.thm1.other", "y", ref="Thm 1", measured=0.1, criterion=AtMost(0.5), status="reproduced",
+    ledger.claim("demo.thm1.other", "y", quote=Q, ref="Thm 1", measured=0.1, criterion=AtMost(0.5), status="reproduced",
                  no_control="identity")
     ledger.finish()
     assert not (tmp_path / "demo.failed.txt").exists()
@@ -51,7 +53,7 @@ def test_a_failure_is_recorded_for_list_and_ci(ledger, tmp_path):
 
 def test_control_that_passes_raises(ledger):
     with pytest.raises(ControlPassed, match="cannot fail"):
-        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+        ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
                      status="reproduced", control=0.2, control_note="a case that should fail")
 
 
@@ -63,16 +65,19 @@ def test_control_that_passes_raises(ledger):
     (dict(measured=[1.0]), TypeError),
     (dict(no_control=""), ValueError),                    # neither a control nor a reason
     (dict(control=2.0, control_note="c"), ValueError),    # both
+    (dict(quote="too short a quote"), ValueError),         # fewer than six words
+    (dict(status="verified"), ValueError),                # not a paper claim's status
 ])
 def test_bad_claims_are_refused(ledger, kwargs, error):
-    args = dict(id="demo.thm1.bound", statement="s", ref="r", measured=0.1, criterion=AtMost(1.0),
-                status="reproduced", no_control="identity") | kwargs
+    args = dict(id="demo.thm1.bound", statement="s", quote=Q, ref="r",
+                measured=0.1, criterion=AtMost(1.0), status="reproduced", no_control="identity") | kwargs
     with pytest.raises(error):
         ledger.claim(args.pop("id"), args.pop("statement"), **args)
 
 
 def test_ids_are_unique(ledger):
-    ledger.claim("demo.a.b", "s", ref="r", measured=1, criterion=AtMost(2), status="partial", control=3)
+    ledger.claim("demo.a.b", "s", quote=Q, ref="r", measured=1, criterion=AtMost(2),
+                 status="partial", control=3)
     with pytest.raises(ValueError, match="used twice"):
         ledger.check("demo.a.b", "s", measured=1, criterion=AtMost(2), control=3)
     ledger.value("demo.a.n", 3)
@@ -98,9 +103,9 @@ def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
 
 
 def test_finish_writes_the_json_schema(ledger, tmp_path):
-    ledger.claim("demo.eq1.value", "v", ref="Eq. 1", measured=1.0, criterion=Within(1.0, atol=0.1),
+    ledger.claim("demo.eq1.value", "v", quote=Q, ref="Eq. 1", measured=1.0, criterion=Within(1.0, atol=0.1),
                  status="reproduced", paper=1.02, fmt=".2f", no_control="identity")
-    ledger.claim("demo.eq2.sign", "v", ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum",
+    ledger.claim("demo.eq2.sign", "v", quote=Q, ref="Eq. 2", measured=2.0, criterion=AtMost(3.0), status="erratum",
                  control=4.0, control_note="the printed sign")
     ledger.check("demo.art.reverified", "w", measured=1e-7, criterion=AtMost(1e-5), no_control="artefact")
     ledger.value("demo.eq1.n", 5)
@@ -116,25 +121,31 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert set(data["wall_time_s"]) == {"total", "sections"}
     claim = data["claims"][0]
     assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control",
-            "kind", "no_control"} <= set(claim)
+            "kind", "no_control", "quote", "type"} <= set(claim)
     assert [c["kind"] for c in data["claims"]] == ["paper", "paper", "integrity"]
     assert data["claims"][2]["status"] == VERIFIED
     assert data["values"] == {"demo.eq1.n": 5}
     assert "demo.eq1.value: reproduced; measured 1.00" in repr(table)
-    assert "2 paper claims (1 reproduced, 1 erratum); 0 findings of ours; 1 integrity checks" in repr(table)
+    assert ("2 paper claims (statements: 1 erratum; experiments: 1 reproduced); 0 findings of ours; "
+            "1 integrity checks") in repr(table)
+    assert [c.get("type") for c in data["claims"]] == ["experiment", "statement", ""]
+    assert data["claims"][0]["quote"] == "the paper says so in six words"
     md = table._repr_markdown_()
     assert ('<td class="claim-id"><a id="demo.eq1.value" href="#demo.eq1.value"><code>eq1.<wbr>value</code></a></td>'
             '<td class="claim-text"><strong>Eq. 1.</strong> v<br><span class="claim-meta">criterion = 1 ± 0.1 · '
-            'control: none: identity</span></td><td class="claim-paper">1.02</td><td class="claim-ours">1.00</td>'
+            'control: none: identity</span></td><td class="claim-paper">1.02<details class="claim-quote" open><summary>'
+            'experiment · the paper says</summary><q>the paper says so in six words</q></details></td>'
+            '<td class="claim-ours">1.00</td>'
             '<td class="claim-status"><span class="rnnrepro-badge status-reproduced">reproduced</span></td>') in md
     assert "control: 4 (the printed sign) fails it</span>" in md and '<div class="rnnrepro-claims"' in md
     assert "**Cite this chapter.**" in md and "`fast` profile" in md
     assert md.index("<strong>Paper claims</strong> (2)") < md.index("<strong>Integrity checks</strong> (1)")
-    assert counts_line(data) == "1 reproduced, 1 erratum; 0 findings of ours; 1 integrity checks"
+    assert counts_line(data) == ("statements: 1 erratum; experiments: 1 reproduced; 0 findings of ours; "
+                                 "1 integrity checks")
 
 
 def test_summary_is_deterministic(ledger):
-    ledger.claim("demo.a.b", "s", ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced",
+    ledger.claim("demo.a.b", "s", quote=Q, ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced",
                  no_control="identity")
     assert ledger.summary() == ledger.summary()
     assert "0.1235" in ledger.summary() and "time" not in ledger.summary()
@@ -161,7 +172,7 @@ def test_check_is_an_integrity_row_that_can_fail(ledger):
 
 
 def test_table_markdown_shows_every_kind_as_html(ledger):
-    ledger.claim("demo.r.ratio", "R = [gap](60) | both", ref="Fig. 1", measured=0.4, criterion=AtMost(1),
+    ledger.claim("demo.r.ratio", "R = [gap](60) | both", quote=Q, ref="Fig. 1", measured=0.4, criterion=AtMost(1),
                  status="partial", paper="a|b", no_control="identity")
     ledger.check("demo.r.art", "re-evaluated", measured=0.0, criterion=AtMost(1e-5), no_control="artefact")
     md = ledger.table_markdown()
@@ -192,7 +203,7 @@ def test_sensitivity_runs_collect_failures(tmp_path, monkeypatch):
     monkeypatch.setenv(PERTURB_ENV, "x.y:f*1.1")
     chapter = Chapter(key="demo", title="Demo", paper="P", notebook="book/chapters/demo.md")
     ledger = Ledger(chapter, chapter.resolve("fast"), publish=lambda *a: None, out=tmp_path)
-    ledger.claim("demo.eq1.a", "a", ref="Eq. 1", measured=2.0, criterion=AtMost(1.0), status="reproduced",
+    ledger.claim("demo.eq1.a", "a", quote=Q, ref="Eq. 1", measured=2.0, criterion=AtMost(1.0), status="reproduced",
                  no_control="test")
     ledger.check("demo.eq1.b", "b", measured=2.0, criterion=AtMost(1.0), no_control="test")
     assert [f[:2] for f in ledger.failures] == [("paper", "demo.eq1.a"), ("integrity", "demo.eq1.b")]
@@ -207,7 +218,7 @@ def test_the_section_being_run_is_written_for_the_heartbeat_and_removed_at_finis
         with ledger.section("inner"):
             assert path.read_text() == "inner"
         assert path.read_text() == "outer"
-        ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+        ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
                      status="reproduced", control=0.9)
     assert path.read_text() == ""
     ledger.finish()
@@ -217,7 +228,7 @@ def test_the_section_being_run_is_written_for_the_heartbeat_and_removed_at_finis
 def test_a_row_left_as_a_cells_last_value_displays_nothing(ledger):
     from IPython.core.interactiveshell import InteractiveShell
 
-    row = ledger.claim("demo.thm1.bound", "x is small", ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+    row = ledger.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
                        status="reproduced", control=0.9)
     data, metadata = InteractiveShell.instance().display_formatter.format(row)
     assert data == {} and metadata == {}

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from rnnrepro.book.paths import REPO
+from rnnrepro.book.rows import type_counts_text
 from rnnrepro.errors import RnnreproError
 
 COMMAND = "python -m rnnrepro generate"
@@ -79,18 +80,12 @@ def intro_table(chapters: dict) -> str:
 
 
 # ------------------------------------------------------------------ the README's tables
-STATUS_WORDS = {"reproduced": "reproduced", "partial": "partial", "not reproduced": "not reproduced",
-                "erratum": "errata"}
-
-
 def verdict_text(counts: dict, findings: int) -> str:
-    """A chapter's paper claims by status, as the README words them: '42 paper claims: 22 reproduced, 13
-    partial, 4 not reproduced, 3 errata; 7 findings of ours' (statuses with no claim left out)."""
+    """A chapter's paper claims by kind and status, as the README words them: '42 paper claims
+    (statements: 20 hold, 3 errata; experiments: 13 reproduced, 4 partial, 2 not reproduced); 7 findings
+    of ours' (statuses with no claim left out)."""
     total = sum(counts.values())
-    if total and counts.get("reproduced") == total:
-        text = f"{total} paper claims, all reproduced"
-    else:
-        text = f"{total} paper claims: " + ", ".join(f"{n} {STATUS_WORDS[s]}" for s, n in counts.items() if n)
+    text = f"{total} paper claims ({type_counts_text(counts)})" if total else "no paper claims"
     if findings:
         text += f"; {findings} finding{'s' if findings > 1 else ''} of ours"
     return text
@@ -115,8 +110,8 @@ def readme_chapter_table(chapters: dict, shipped: dict) -> str:
         if chapter.note:
             verdict += ". " + chapter.note.rstrip(".")
         rows.append((f"`{key}`", chapter.paper, verdict))
-    header = ("chapter", "paper", "verdicts (paper claims at the paper-scale `full` profile; integrity checks "
-                                  "not counted)")
+    header = ("chapter", "paper", "verdicts (paper claims at the paper-scale `full` profile, statements and "
+                                  "experiments apart; integrity checks not counted)")
     return _table(header, rows)
 
 

@@ -147,18 +147,18 @@ def _numbers(profile: str, numbers_commit: str | None) -> str:
     return f"numbers from the {profile} profile" + (f" made at commit {numbers_commit}" if numbers_commit else "")
 
 
-def _note(meta: dict, commit: str, numbers: str, claim: str | None) -> str:
+def _note(meta: dict, commit: str, numbers: str, claim: str | None, verdicts: str = "") -> str:
     note = (("" if published() else "unpublished; ") + f"version {meta['version']}, commit {commit}, {numbers}"
-            + (f"; claim {claim}" if claim else ""))
+            + (f"; claim {claim}" if claim else "") + (f" ({verdicts})" if verdicts else ""))
     return note[0].upper() + note[1:]     # a sentence of its own in the formatted reference
 
 
 def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                   profile: str = "fast", numbers_commit: str | None = None) -> str:
+                   profile: str = "fast", numbers_commit: str | None = None, verdicts: str = "") -> str:
     """A BibTeX ``@incollection`` entry for the chapter: its page heading as title, version, commit
     and profile (the commit the numbers were made at, ``numbers_commit``, when it differs: a shipped
-    full result) and the claim, when given, in ``note``, every field escaped; ``url`` only once the
-    book's public address is set. Key: :func:`bibtex_key`."""
+    full result) and the claim, when given, in ``note``, with ``verdicts`` (:func:`verdicts_text`),
+    every field escaped; ``url`` only once the book's public address is set. Key: :func:`bibtex_key`."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
@@ -167,7 +167,7 @@ def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str
               "booktitle": bibtex_escape(meta["title"]),
               "publisher": _braced(bibtex_escape(" and ".join(meta["authors"]))),   # self-published
               "year": bibtex_escape(meta["year"]), "version": bibtex_escape(meta["version"]),
-              "note": bibtex_escape(_note(meta, commit, _numbers(profile, numbers_commit), claim))}
+              "note": bibtex_escape(_note(meta, commit, _numbers(profile, numbers_commit), claim, verdicts))}
     url = chapter_url(chapter, claim)
     if url:
         fields["url"] = url     # read verbatim by biblatex and \url{}: not escaped
@@ -176,13 +176,13 @@ def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str
 
 
 def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                 profile: str = "fast", numbers_commit: str | None = None) -> str:
+                 profile: str = "fast", numbers_commit: str | None = None, verdicts: str = "") -> str:
     """A plain-text reference for the chapter (and the claim, when given), naming the profile (and
-    ``numbers_commit`` as in :func:`chapter_bibtex`)."""
+    ``numbers_commit`` and ``verdicts`` as in :func:`chapter_bibtex`)."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
-    where = f", claim {claim}" if claim else ""
+    where = (f", claim {claim}" if claim else "") + (f" ({verdicts})" if verdicts else "")
     url = chapter_url(chapter, claim)
     tail = f" {url}" if url else " Not yet published at a public address: cite the version and commit."
     return (f"{' and '.join(meta['authors'])} ({meta['year']}). {page_title(chapter)}{where}. In: {meta['title']}, "
@@ -237,7 +237,29 @@ def reference(key: str, claim: str | None = None, fmt: str = "bibtex", profile: 
     claim = check_claim(key, claim)
     numbers_commit = full_commit(key) if profile == "full" else None
     make = chapter_bibtex if fmt == "bibtex" else chapter_text
-    return make(key, claim, profile=profile, numbers_commit=numbers_commit)
+    return make(key, claim, profile=profile, numbers_commit=numbers_commit, verdicts=verdicts_text(key, claim, profile))
+
+
+def verdicts_text(key: str, claim: str | None, profile: str) -> str:
+    """What a reference says of the verdicts, read from the chapter's ledger of ``profile`` (the shipped
+    one for ``full``, else the newest run's): a claim's kind and status (``statement, holds``), or the
+    chapter's paper claims, statements and experiments apart; "" when there is no ledger."""
+    from rnnrepro.book.full import shipped_full
+    from rnnrepro.book.rows import type_counts_text
+
+    if profile == "full":
+        ledger = shipped_full(key)
+    else:
+        paths = [p for p in ledger_paths(get_chapter(key)) if p.is_file()]
+        ledger = json.loads(max(paths, key=lambda p: p.stat().st_mtime).read_text()) if paths else None
+    if ledger is None:
+        return ""
+    if claim is None:
+        return type_counts_text(ledger["counts"])
+    row = next((c for c in ledger["claims"] if c["id"] == claim), None)
+    if row is None:
+        return ""
+    return f"{row.get('type') or row['kind']}, {row['status']}"
 
 
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:

@@ -100,11 +100,22 @@ def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict
                      '<span class="rnnrepro-badge rnnrepro-badge-aside"><span class="rnnrepro-profile">full</span> '
                      'no row</span>'))
     href = f"{page}#{c['id']}" if page else ""
-    cells = [claim_anchor(c["id"], href), f"{text}<br>{meta}", inline_html(show(c["paper"], fmt)), ours, status]
+    cells = [claim_anchor(c["id"], href), f"{text}<br>{meta}", inline_html(show(c["paper"], fmt)) + quote_html(c),
+             ours, status]
     classes = ("claim-id", "claim-text", "claim-paper", "claim-ours", "claim-status")
     tds = "".join(f'<td class="{k}">{v}</td>' for k, v in zip(classes, cells, strict=True))
     return (f'<tr data-chapter="{html.escape(chapter)}" data-status="{status_class(shown_status)}" '
             f'data-kind="{c.get("kind", "paper")}">{tds}</tr>')
+
+
+def quote_html(c: dict) -> str:
+    """A paper claim's quote of the paper, in a ``details`` block that is open on a wide screen and
+    closed on a phone (``rnnrepro.js``); empty for a row without one."""
+    if not c.get("quote"):
+        return ""
+    kind = f"{c['type']} · " if c.get("type") else ""
+    return (f'<details class="claim-quote" open><summary>{kind}the paper says</summary>'
+            f'<q>{inline_html(c["quote"])}</q></details>')
 
 
 def full_note(full: dict) -> str:
@@ -168,3 +179,40 @@ def shipped_full_ledger(key: str) -> dict | None:
     from rnnrepro.book.full import shipped_full
 
     return shipped_full(key)
+
+
+def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
+    """The chapter-top verdict table (HTML, one block), generated from the ledger's paper claims: per
+    kind (statements, then experiments) a count line and one row per claim: its reference linked to its
+    row in the claims table, the paper's value, ours and the headline verdict (the shipped ``full`` one
+    where current, else ``fast``; :func:`headline`), each with the profile it comes from."""
+    from rnnrepro.book.rows import CLAIM_TYPES, claim_type, type_counts_text
+
+    full_by_id, usable = full_rows(full)
+    parts = []
+    for name, statuses in CLAIM_TYPES.items():
+        rows, counts = [], dict.fromkeys(statuses, 0)
+        for c in claims:
+            if c.get("kind", "paper") != "paper":
+                continue
+            f = full_by_id.get(c["id"]) if full is not None else None
+            status, profile = headline(c, f, usable)
+            if claim_type(status) != name:
+                continue
+            counts[status] += 1
+            shown = f if profile == "full" else c
+            cells = (f'<a href="#{html.escape(c["id"])}">{inline_html(c["ref"])}</a>',
+                     inline_html(show(c["paper"], c.get("fmt", ".4g"))),
+                     inline_html(show(shown["measured"], shown.get("fmt", ".4g"))),
+                     status_badge(status, profile))
+            rows.append(f'<tr data-status="{status_class(status)}">' + "".join(f"<td>{v}</td>" for v in cells) + "</tr>")
+        if not rows:
+            continue
+        head = "".join(f"<th>{h}</th>" for h in (name, "paper", "ours", "verdict"))
+        parts.append(f'<p class="rnnrepro-claims-title"><strong>{name.capitalize()}s</strong> '
+                     f'({len(rows)}: {type_counts_text(counts).split(": ", 1)[1]})</p>\n'
+                     f'<table class="table rnnrepro-verdicts" data-type="{name}">\n'
+                     f"<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
+    if not parts:
+        return '<p class="rnnrepro-claims-title">No paper claims.</p>'
+    return '<div class="rnnrepro-verdicts-block">\n' + "\n".join(parts) + "\n</div>"

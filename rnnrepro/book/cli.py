@@ -107,7 +107,7 @@ def _cmd_run(args) -> int:
         return 130
     wall = time.perf_counter() - t0
     for claim in ledger["claims"]:
-        print(f"  {claim['status']:15s} {claim['id']}")
+        print(f"  {claim.get('type') or claim['kind']:10s} {claim['status']:15s} {claim['id']}")
     print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
           f"(CPU: {ledger['environment']['cpu']['capability']})")
     return 0

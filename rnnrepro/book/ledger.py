@@ -3,8 +3,9 @@
 A claim pairs a statement of the paper with our measured value and a criterion. A failing criterion
 raises :class:`ClaimFailed`; a negative control that *passes* the criterion raises
 :class:`ControlPassed` (the check could not have failed). A row without a control names why
-(``no_control``). Two kinds of rows: *paper claims* (:meth:`Ledger.claim`, statuses
-:data:`STATUSES`, the headline counts) and *integrity checks* (:meth:`Ledger.check`: a shipped
+(``no_control``). Three kinds of rows: *paper claims* (:meth:`Ledger.claim`: each quotes the paper's
+sentence, and is a *statement*, status ``holds``/``erratum``, or an *experiment*, status
+``reproduced``/``partial``/``not reproduced``; the headline counts, the two apart) and *integrity checks* (:meth:`Ledger.check`: a shipped
 artefact re-verified, an autograd identity, an exact replay; status ``verified``) and *our own
 findings* (:meth:`Ledger.finding`: refinements the paper does not state, companion controls,
 tightness of a bound the paper states only as ≤, dataset facts; status ``observed``). Only paper
@@ -21,6 +22,8 @@ import math
 import os
 import platform
 import re
+import signal
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -35,10 +38,15 @@ from rnnrepro.book.machine import cpu_info
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
 from rnnrepro.book.plotting import legibility_problems, make_legible, unlabelled_axes
 from rnnrepro.book.profiles import Chapter, as_dict
-from rnnrepro.book.rows import KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED, show  # noqa: F401 (the vocabulary)
+from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED,  # noqa: F401
+                                claim_type, show, type_counts_text)
+from rnnrepro.book.quotes import MIN_WORDS
 
 PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensitivity); failures are collected
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+SECTION_LIMIT_ENV = "RNNREPRO_SECTION_LIMIT_S"   # overrides a section's wall-clock bound (seconds)
+#: A section that runs longer than this (seconds, per profile) has run away: it fails, naming itself.
+SECTION_LIMIT_S = {"fast": 600.0, "full": 7200.0}
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
 _PACKAGES = ("rnnrepro", "torch", "numpy", "scipy", "matplotlib", "jupyter-book", "myst-nb", "papermill")
 
@@ -49,6 +57,10 @@ class ClaimFailed(AssertionError):
 
 class ControlPassed(AssertionError):
     """A claim's negative control meets the criterion, so the criterion could not fail."""
+
+
+class SectionOverrun(RuntimeError):
+    """A section of a chapter ran past its wall-clock bound: a loop in it ran away."""
 
 
 @dataclass
@@ -70,6 +82,8 @@ class Claim:
     section: str = ""
     kind: str = "paper"
     no_control: str = ""
+    quote: str = ""
+    type: str = ""          # a paper claim's kind: "statement" or "experiment" ("" for other rows)
 
     def shown(self, value: Any) -> str:
         """``value`` formatted with the claim's format (see :func:`show`)."""
@@ -127,16 +141,48 @@ class Ledger:
     @contextmanager
     def section(self, name: str):
         """Time a section of the chapter; claims made inside are tagged with it. The section being run is
-        also written to ``<out>/<key>.section`` (the book build's heartbeat names it; removed by finish)."""
+        also written to ``<out>/<key>.section`` (the book build's heartbeat names it; removed by finish).
+
+        An outermost section has a wall-clock bound (:data:`SECTION_LIMIT_S` of the profile, or
+        ``$RNNREPRO_SECTION_LIMIT_S``): past it, :class:`SectionOverrun` names the section, so a loop
+        that runs away fails instead of hanging the build."""
         previous, self._section = self._section, name
         self._announce(name)
         t0 = time.perf_counter()
+        disarm = self._arm_bound(name) if not previous else None
         try:
             yield self
         finally:
+            if disarm is not None:
+                disarm()
             self.sections[name] = self.sections.get(name, 0.0) + time.perf_counter() - t0
             self._section = previous
             self._announce(previous)
+
+    def section_limit(self) -> float:
+        """The wall-clock bound of a section in seconds (:meth:`section`)."""
+        return float(os.environ.get(SECTION_LIMIT_ENV) or SECTION_LIMIT_S.get(self.params.profile,
+                                                                             SECTION_LIMIT_S["full"]))
+
+    def _arm_bound(self, name: str) -> Callable[[], None] | None:
+        """Arm SIGALRM to raise :class:`SectionOverrun` after :meth:`section_limit` seconds; return the
+        function that disarms it (None where signals are unavailable: not the main thread, Windows)."""
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+            return None
+        limit = self.section_limit()
+
+        def overrun(signum, frame):
+            raise SectionOverrun(f"section {name!r} of chapter {self.chapter.key} ({self.params.profile}) ran past "
+                                 f"its bound of {limit:.0f} s: a loop in it ran away (set "
+                                 f"{SECTION_LIMIT_ENV} to change the bound)")
+
+        old = signal.signal(signal.SIGALRM, overrun)
+        signal.setitimer(signal.ITIMER_REAL, limit)
+
+        def disarm() -> None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        return disarm
 
     def _announce(self, name: str) -> None:
         try:
@@ -144,23 +190,33 @@ class Ledger:
         except OSError:
             pass                      # only the heartbeat reads it
 
-    def claim(self, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
+    def claim(self, id: str, statement: str, *, quote: str, ref: str, measured: Any, criterion, status: str,
               paper: Any = None, control: Any = None, control_note: str = "", no_control: str = "",
               fmt: str = ".4g") -> Claim:
         """Check and record a paper claim; raise ClaimFailed / ControlPassed when the check fails.
 
+        ``quote`` is the paper's sentence (equation context, table caption) that the row tests, verbatim
+        and at least :data:`~rnnrepro.book.quotes.MIN_WORDS` words (``tests/test_quotes.py`` finds it in
+        the paper's text). ``status`` says the kind of claim (:data:`CLAIM_TYPES`): a *statement* (a
+        printed theorem, lemma, formula or table entry checked on instances meeting its hypotheses)
+        ``holds`` or is an ``erratum``; an *experiment* (an outcome of an experiment or figure) is
+        ``reproduced``, ``partial`` or ``not reproduced``.
         ``measured`` and ``control`` are numbers or booleans; ``criterion`` is an object of
-        :mod:`rnnrepro.book.criteria`; ``status`` is one of :data:`STATUSES`; ``paper`` is the paper's
+        :mod:`rnnrepro.book.criteria`; ``paper`` is the paper's
         value (a number or a short text) or None where the paper gives none. Give either a
         ``control`` (the same system with the hypothesis removed, which must fail the criterion) or
         ``no_control``, the reason there is none (e.g. "identity", "upper bound that nothing natural
         violates").
         """
         if status not in STATUSES:
-            raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES}")
+            raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES} (a statement holds or is "
+                             f"an erratum; an experiment is reproduced, partial or not reproduced)")
+        if not isinstance(quote, str) or len(quote.split()) < MIN_WORDS:
+            raise ValueError(f"claim {id}: quote= must be the paper's sentence it tests, verbatim, at least "
+                             f"{MIN_WORDS} words (no sentence to quote: make it a finding or an integrity check)")
         return self._record("paper", id, statement, ref=ref, measured=measured, criterion=criterion,
                             status=status, paper=paper, control=control, control_note=control_note,
-                            no_control=no_control, fmt=fmt)
+                            no_control=no_control, fmt=fmt, quote=" ".join(quote.split()))
 
     def check(self, id: str, statement: str, *, measured: Any, criterion, ref: str = "(integrity)",
               control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g") -> Claim:
@@ -188,7 +244,7 @@ class Ledger:
                             no_control=no_control, fmt=fmt)
 
     def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
-                paper: Any, control: Any, control_note: str, no_control: str, fmt: str) -> Claim:
+                paper: Any, control: Any, control_note: str, no_control: str, fmt: str, quote: str = "") -> Claim:
         self._check_id(id)
         measured, control = plain(measured), plain(control)
         if not isinstance(measured, (bool, int, float)):
@@ -199,7 +255,8 @@ class Ledger:
         claim = Claim(id=id, statement=statement, ref=ref, paper=plain(paper), measured=measured,
                       criterion=criterion.describe(), status=status, holds=bool(criterion.holds(measured)),
                       control=control, control_note=control_note, fmt=fmt, section=self._section,
-                      kind=kind, no_control=no_control)
+                      kind=kind, no_control=no_control, quote=quote,
+                      type=claim_type(status) if kind == "paper" else "")
         if control is not None:
             claim.control_holds = bool(criterion.holds(control))
         self.claims.append(claim)
@@ -268,7 +325,8 @@ class Ledger:
         return self._out or output_dir(self.chapter.notebook)
 
     def counts(self) -> dict[str, int]:
-        """Number of paper claims per status (integrity checks are counted apart: :meth:`n_checks`)."""
+        """Number of paper claims per status, statements' (``holds``, ``erratum``) then experiments'
+        (integrity checks are counted apart: :meth:`n_checks`)."""
         return {s: sum(c.kind == "paper" and c.status == s for c in self.claims) for s in STATUSES}
 
     def n_checks(self) -> int:
@@ -281,9 +339,8 @@ class Ledger:
 
     def summary(self) -> str:
         """Deterministic text summary: one line per claim (no timings, no paths)."""
-        counts = ", ".join(f"{n} {s}" for s, n in self.counts().items() if n)
         n_paper = sum(self.counts().values())
-        lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims ({counts}); "
+        lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims ({type_counts_text(self.counts())}); "
                  f"{self.n_findings()} findings of ours; {self.n_checks()} integrity checks"]
         lines += [f"  {c.id}: {c.status}; measured {c.shown(c.measured)} ({c.criterion})" for c in self.claims]
         return "\n".join(lines)
@@ -296,6 +353,14 @@ class Ledger:
 
         full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
         return claims_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full)
+
+    def verdicts_html(self) -> str:
+        """The chapter-top verdict table (:func:`rnnrepro.book.claims_table.verdicts_html`), glued by
+        :meth:`finish` as ``<key>.verdicts`` (the chapter shows it with ``{glue:md}``)."""
+        from rnnrepro.book.claims_table import shipped_full_ledger, verdicts_html
+
+        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
+        return verdicts_html([asdict(c) for c in self.claims], full=full)
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -342,6 +407,7 @@ class Ledger:
         if self.failures:
             raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
+        self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
         markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
         return ClaimsTable(markdown, self.summary())
 
@@ -353,6 +419,20 @@ class Ledger:
                              f"(lowercase letters, digits, _)")
         if name in taken:
             raise ValueError(f"id {name!r} is used twice")
+
+
+class VerdictsTable:
+    """The chapter-top verdict table: markdown (a raw HTML block) for ``{glue:md}``; its plain text says
+    only what it is (the numbers are in the summary nbval compares)."""
+
+    def __init__(self, markdown: str):
+        self.markdown = markdown
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown
+
+    def __repr__(self) -> str:
+        return "<verdict table>"
 
 
 class ClaimsTable:
@@ -370,10 +450,9 @@ class ClaimsTable:
 
 
 def counts_line(ledger: dict) -> str:
-    """``"54 reproduced, 1 partial; 3 findings of ours; 6 integrity checks"`` for a ledger JSON
-    (see :meth:`Ledger.to_json`)."""
-    counts = ", ".join(f"{n} {s}" for s, n in ledger["counts"].items() if n) or "no paper claims"
-    return (f"{counts}; {ledger.get('findings', 0)} findings of ours; "
+    """``"statements: 10 hold, 1 erratum; experiments: 5 reproduced, 1 partial; 3 findings of ours;
+    6 integrity checks"`` for a ledger JSON (see :meth:`Ledger.to_json`)."""
+    return (f"{type_counts_text(ledger['counts'])}; {ledger.get('findings', 0)} findings of ours; "
             f"{ledger.get('integrity_checks', 0)} integrity checks")
 
 

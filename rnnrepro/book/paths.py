@@ -68,3 +68,12 @@ def code_sha256(notebook: Path) -> str:
     lines = [line.rstrip() for cell in jupytext.read(notebook).cells if cell.cell_type == "code"
              for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+PAPERS_ENV = "RNNREPRO_PAPERS"
+
+
+def papers_root() -> Path:
+    """The folder of the papers' text files that claims quote: ``$RNNREPRO_PAPERS``, else ``../shared/papers``
+    beside the checkout (not shipped with the book: only the tests read it)."""
+    return Path(os.environ.get(PAPERS_ENV) or REPO.parent / "shared" / "papers")

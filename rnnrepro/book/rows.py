@@ -5,13 +5,44 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-STATUSES = ("reproduced", "partial", "not reproduced", "erratum")   # a paper claim's statuses
+#: A paper claim is a *statement* (a printed theorem, lemma, formula or table entry checked on instances
+#: meeting its hypotheses) or an *experiment* (the outcome of an experiment or figure); its status says which.
+STATEMENT_STATUSES = ("holds", "erratum")
+EXPERIMENT_STATUSES = ("reproduced", "partial", "not reproduced")
+STATUSES = (*STATEMENT_STATUSES, *EXPERIMENT_STATUSES)   # a paper claim's statuses
+CLAIM_TYPES = {"statement": STATEMENT_STATUSES, "experiment": EXPERIMENT_STATUSES}
 KINDS = ("paper", "finding", "integrity")
 KIND_TITLES = {"paper": "Paper claims", "finding": "Our own findings", "integrity": "Integrity checks"}
 VERIFIED = "verified"     # the status of every integrity check that holds
 OBSERVED = "observed"     # the status of every finding of ours that holds
 #: Significant digits of a non-zero number that its own format would print as zero (``0.00``).
 TINY_FORMAT = ".3g"
+
+
+def claim_type(status: str) -> str:
+    """``"statement"`` or ``"experiment"``: the kind of paper claim a status belongs to."""
+    for name, statuses in CLAIM_TYPES.items():
+        if status in statuses:
+            return name
+    raise ValueError(f"status {status!r} is not one of {STATUSES}")
+
+
+def type_counts_text(counts: dict) -> str:
+    """``"statements: 10 hold, 1 erratum; experiments: 5 reproduced, 2 partial"`` from paper-claim counts
+    per status (a kind with no claims is left out; ``"no paper claims"`` when there are none)."""
+    words = {"holds": ("holds", "hold"), "erratum": ("erratum", "errata")}
+    parts = []
+    for name, statuses in CLAIM_TYPES.items():
+        if not any(counts.get(s, 0) for s in statuses):
+            continue
+        items = []
+        for s in statuses:
+            n = counts.get(s, 0)
+            if n:
+                one, many = words.get(s, (s, s))
+                items.append(f"{n} {one if n == 1 else many}")
+        parts.append(f"{name}s: " + ", ".join(items))
+    return "; ".join(parts) or "no paper claims"
 
 
 def reads_as_zero(text: str) -> bool:

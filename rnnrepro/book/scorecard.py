@@ -19,7 +19,7 @@ from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.claims_table import (ALL_STATUSES, claims_html, full_rows, headline, shipped_full_ledger,
                                         status_badge, status_class)
 from rnnrepro.errors import RnnreproError
-from rnnrepro.book.ledger import STATUSES
+from rnnrepro.book.rows import EXPERIMENT_STATUSES, STATEMENT_STATUSES, STATUSES
 from rnnrepro.book.paths import REPO, output_dir, toc_files
 from rnnrepro.book.rows import show
 from rnnrepro.data import sha256_file
@@ -67,7 +67,7 @@ def headline_counts(ledger: dict, full: dict | None = None) -> dict:
         if c.get("kind", "paper") != "paper":
             continue
         status, profile = headline(c, by_id.get(c["id"]), usable)
-        counts[status] += 1
+        counts[status] = counts.get(status, 0) + 1   # a shipped full ledger may predate a status
         used.add(profile)
         differ += c["id"] in by_id and by_id[c["id"]]["status"] != c["status"]
     profile = " + ".join(p for p in ("full", "fast") if p in used) or ledger.get("profile", "fast")
@@ -82,21 +82,25 @@ def chapter_page(key: str) -> str:
 
 def book_table_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None, *,
                     page_of: Callable[[str], str] = chapter_page, scorecard: str = "scorecard.html") -> str:
-    """The book-wide table (HTML, one block): per chapter, paper claims per headline status, linked
-    to the chapter's paper-claims table (``page_of(key)#claims-paper``, or its first table when it has
-    no paper claims) and to the scorecard filtered
-    by chapter and status; findings and integrity checks apart; totals."""
+    """The book-wide table (HTML, one block): per chapter, paper claims per headline status, statements
+    (holds, erratum) and experiments (reproduced, partial, not reproduced) apart, each with its total,
+    linked to the chapter's paper-claims table (``page_of(key)#claims-paper``, or its first table when
+    it has no paper claims) and to the scorecard filtered by chapter and status; findings and
+    integrity checks apart; totals."""
     fulls = fulls or {}
-    head = ["chapter", "verdicts from", *STATUSES, "paper claims", "findings of ours", "integrity checks"]
-    rows, totals = [], dict.fromkeys([*STATUSES, "paper", "finding", "integrity"], 0)
+    columns = [*STATEMENT_STATUSES, "statements", *EXPERIMENT_STATUSES, "experiments"]
+    head = ["chapter", "verdicts from", *columns, "findings of ours", "integrity checks"]
+    rows, totals = [], dict.fromkeys([*columns, "finding", "integrity"], 0)
     for key, ledger in ledgers.items():
         counts = headline_counts(ledger, fulls.get(key))
+        counts["statements"] = sum(counts[s] for s in STATEMENT_STATUSES)
+        counts["experiments"] = sum(counts[s] for s in EXPERIMENT_STATUSES)
         kinds = {k: sum(c.get("kind", "paper") == k for c in ledger["claims"])
                  for k in ("paper", "finding", "integrity")}
-        for name in STATUSES:
+        for name in columns:
             totals[name] += counts[name]
-        for name, n in kinds.items():
-            totals[name] += n
+        for name in ("finding", "integrity"):
+            totals[name] += kinds[name]
 
         def link(n: int, status: str = "", key=key) -> str:
             query = urlencode({"chapter": key, **({"status": status_class(status)} if status else {})})
@@ -105,11 +109,11 @@ def book_table_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | No
         profile = counts["profile"] + (f" ({counts['differ']} differ)" if counts["differ"] else "")
         first = next((k for k in ("paper", "finding", "integrity") if kinds[k]), "paper")   # its first table
         cells = [f'<a href="{page_of(key)}#claims-{first}">{html.escape(ledger["title"])}</a>', html.escape(profile),
-                 *(link(counts[s], s) for s in STATUSES), link(kinds["paper"]), kinds["finding"], kinds["integrity"]]
+                 *(link(counts[s], s if s in STATUSES else "") if s in STATUSES else f"<strong>{counts[s]}</strong>"
+                   for s in columns), kinds["finding"], kinds["integrity"]]
         rows.append("<tr>" + "".join(f'<td class="{"n" if i > 1 else ""}">{c}</td>' for i, c in enumerate(cells))
                     + "</tr>")
-    total = ['<strong>all</strong>', "", *(totals[s] for s in STATUSES), totals["paper"], totals["finding"],
-             totals["integrity"]]
+    total = ['<strong>all</strong>', "", *(totals[s] for s in columns), totals["finding"], totals["integrity"]]
     rows.append("<tr>" + "".join(f'<td class="{"n" if i > 1 else ""}"><strong>{c}</strong></td>' if i > 1 else
                                  f"<td>{c}</td>" for i, c in enumerate(total)) + "</tr>")
     return ('<table class="rnnrepro-book-table">\n<thead><tr>' + "".join(f"<th>{h}</th>" for h in head)

@@ -85,6 +85,11 @@ def entry_problems(chapter: Chapter, name: str) -> list[str]:
     problems += [f"helper {helper!r} is not written package.module:function (e.g. "
                  f"'rnnrepro.{name}.fits:decay_rate')"
                  for helper in chapter.helpers if not re.fullmatch(r"[\w.]+:[\w.]+", helper)]
+    texts = chapter.texts
+    if (not isinstance(texts, (tuple, list)) or not texts
+            or not all(isinstance(t, str) and re.fullmatch(r"[\w.-]+\.txt", t) for t in texts)):
+        problems.append(f"texts={texts!r} does not name the paper's text file(s): write e.g. "
+                        f"texts=('doe2031-forgetting.txt',), a file of the papers folder that the claims quote")
     if not isinstance(chapter.question, str) or not chapter.question.strip():
         problems.append("question= is empty: give one phrase saying what the chapter asks "
                         "(the intro's chapter table shows it)")

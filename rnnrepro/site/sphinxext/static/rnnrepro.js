@@ -52,6 +52,11 @@
       });
     });
   }
-  function ready() { setup(); labelCells(); }
+  function foldQuotes() {
+    // A claim's quote of the paper is open on a wide screen and folded on a phone (rnnrepro.css).
+    if (!window.matchMedia || !window.matchMedia("(max-width: 40rem)").matches) { return; }
+    document.querySelectorAll("details.claim-quote[open]").forEach(function (d) { d.removeAttribute("open"); });
+  }
+  function ready() { setup(); labelCells(); foldQuotes(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
 })();

@@ -1,0 +1,84 @@
+"""Every paper claim quotes the paper: finding a claim's ``quote`` in the paper's text.
+
+A quote is matched after :func:`normalise` (on both sides): unicode compatibility forms (ligatures),
+typographic quotes and dashes, markdown emphasis, line-break hyphenation and whitespace. Nothing else
+is forgiven, so a quote must be copied from the text. :func:`notebook_quotes` reads every
+``ledger.claim(...)`` call of a MyST notebook without running it (``tests/test_quotes.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The fewest words a quote may have.
+MIN_WORDS = 6
+_TYPOGRAPHIC = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2010": "-",
+                              "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+                              "\u00a0": " ", "*": None})
+
+
+def normalise(text: str) -> str:
+    """``text`` with ligatures and typographic characters made plain, markdown ``*`` dropped, words
+    hyphenated across a line break joined, and every run of whitespace one space."""
+    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHIC)
+    text = re.sub(r"(\w)-[ \t]*\n[ \t]*(\w)", r"\1\2", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def quote_problem(quote: str, texts: dict[str, str]) -> str | None:
+    """Why ``quote`` is not a quote of one of ``texts`` (name → normalised text), or None when it is."""
+    words = normalise(quote).split()
+    if len(words) < MIN_WORDS:
+        return f"has {len(words)} words; a quote has at least {MIN_WORDS}"
+    needle = " ".join(words)
+    if not any(needle in text for text in texts.values()):
+        return f"is not found verbatim in {', '.join(texts) or 'any paper text'}"
+    return None
+
+
+def paper_texts(names: tuple[str, ...], root: Path) -> dict[str, str]:
+    """The normalised text of each file ``names`` under ``root`` (FileNotFoundError names a missing one)."""
+    return {name: normalise((root / name).read_text(encoding="utf-8")) for name in names}
+
+
+@dataclass(frozen=True)
+class ClaimCall:
+    """One ``ledger.claim(...)`` call of a notebook: its id and quote (None when they are not literals)."""
+
+    line: int
+    id: str | None
+    quote: str | None
+    has_quote: bool
+
+
+def notebook_quotes(notebook: Path) -> list[ClaimCall]:
+    """Every ``<x>.claim(...)`` call in the code cells of a MyST notebook, in order, with its id and
+    ``quote=`` when they are string literals (``line`` counts from its cell's first line)."""
+    import jupytext
+
+    calls = []
+    for cell in jupytext.read(notebook).cells:
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "claim"):
+                continue
+            quote = next((k.value for k in node.keywords if k.arg == "quote"), None)
+            calls.append(ClaimCall(line=node.lineno, id=_literal(node.args[0]) if node.args else None,
+                                   quote=_literal(quote) if quote is not None else None,
+                                   has_quote=quote is not None))
+    return calls
+
+
+def _literal(node: ast.AST) -> str | None:
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None

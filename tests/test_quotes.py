@@ -1,0 +1,71 @@
+"""Every paper claim quotes the paper: each ``quote=`` of a chapter's ``ledger.claim`` calls, and of its
+shipped ``full`` ledger, is found verbatim in the paper's text (whitespace, line-break hyphenation,
+ligatures, typographic quotes and markdown emphasis normalised), and the shipped rows say their kind."""
+
+import pytest
+
+from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.full import shipped_full
+from rnnrepro.book.paths import papers_root
+from rnnrepro.book.quotes import normalise, notebook_quotes, paper_texts, quote_problem
+from rnnrepro.book.rows import CLAIM_TYPES, claim_type
+
+CHAPTERS = list(all_chapters())
+TEXT = normalise("The net-\nwork ﬁnds a “stable” *fixed point*   quickly,\nand it stays there — forever.")
+
+
+def test_normalise_forgives_layout_only():
+    assert TEXT == 'The network finds a "stable" fixed point quickly, and it stays there - forever.'
+    assert normalise("a\u00a0b\u2013c \u2019d\u2019") == "a b-c 'd'"
+    assert normalise("non-linear map") == "non-linear map"      # a hyphen inside a line stays
+
+
+def test_quote_problem_finds_or_names_why_not():
+    texts = {"doe.txt": TEXT}
+    assert quote_problem("network finds a \u201cstable\u201d fixed point", texts) is None
+    assert quote_problem("it stays there -\nforever.", texts).startswith("has 5 words")
+    assert "not found verbatim in doe.txt" in quote_problem("the network finds a stable fixed point", texts)
+    assert quote_problem("finds a stable fixed point quickly, and", texts) is not None   # quotes dropped: not verbatim
+
+
+def test_claim_type_follows_status():
+    assert claim_type("holds") == claim_type("erratum") == "statement"
+    assert {claim_type(s) for s in CLAIM_TYPES["experiment"]} == {"experiment"}
+    with pytest.raises(ValueError):
+        claim_type("verified")
+
+
+def _texts(key):
+    root = papers_root()
+    if not root.is_dir():
+        pytest.skip(f"no papers folder at {root} (set RNNREPRO_PAPERS): the quotes cannot be checked here")
+    return paper_texts(all_chapters()[key].texts, root)
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_every_claim_in_the_notebook_quotes_its_paper(key):
+    texts, bad = _texts(key), []
+    for call in notebook_quotes(all_chapters()[key].notebook):
+        where = call.id or f"the claim at line {call.line} of its cell"
+        if call.quote is None:
+            bad.append(f"{where}: " + ("quote= is not a string literal" if call.has_quote else "no quote="))
+        elif (why := quote_problem(call.quote, texts)) is not None:
+            bad.append(f"{where}: quote {why}: {call.quote[:80]!r}")
+    assert not bad, f"{len(bad)} paper claims of {key} do not quote the paper:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_shipped_full_rows_quote_the_paper_and_say_their_kind(key):
+    full = shipped_full(key)
+    if full is None:
+        pytest.skip(f"{key} has no shipped full result")
+    texts, bad = _texts(key), []
+    for row in full["claims"]:
+        if row.get("kind", "paper") != "paper":
+            continue
+        if row.get("type") not in CLAIM_TYPES or row["status"] not in CLAIM_TYPES[row["type"]]:
+            bad.append(f"{row['id']}: status {row['status']!r} without its kind (statement or experiment)")
+        elif (why := quote_problem(row.get("quote") or "", texts)) is not None:
+            bad.append(f"{row['id']}: quote {why}")
+    assert not bad, (f"the shipped full ledger of {key} has {len(bad)} paper rows without a checked quote "
+                     f"(re-ship it: python -m rnnrepro ship-full {key} --lower-isa):\n" + "\n".join(bad))
