@@ -23,6 +23,8 @@ from numpy.polynomial import legendre as leg
 from scipy.optimize import linprog
 from scipy.special import gamma
 
+from rnnrepro.li.budget import passes
+
 _T_MAX = 1e12
 _T_MAX_POWER = 1e30  # power laws with ω ≥ 1/8 keep < 1.3e-2 of their mass beyond this
 
@@ -159,12 +161,15 @@ def free_rate_error(omega: float, m: int, metric: L1Metric, x_mins: Sequence[flo
 def free_rate_width(omega: float, eps: float, metric: L1Metric, x_mins: Sequence[float],
                     m_max: int = 64) -> tuple[int, float]:
     """Smallest m whose free-rate error ≤ eps (bisection, error assumed non-increasing in m) →
-    (m, w_min at that m); (-1, nan) if m_max does not suffice."""
+    (m, w_min at that m); (-1, nan) if m_max does not suffice. The bisection is bounded to
+    ⌈log₂ m_max⌉ + 1 halvings (RunawayError beyond)."""
     e_hi, w_hi = free_rate_error(omega, m_max, metric, x_mins)
     if e_hi > eps:
         return -1, np.nan
     lo, hi, w_best = 2, m_max, w_hi
-    while hi - lo > 1:
+    for _ in passes(math.ceil(math.log2(max(m_max, 2))) + 2, f"free-rate width bisection (ω = {omega:g}, ε = {eps:g})"):
+        if hi - lo <= 1:
+            break
         mid = (lo + hi) // 2
         e, w = free_rate_error(omega, mid, metric, x_mins)
         if e <= eps:

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from rnnrepro.core.fits import power_law_exponent
+from rnnrepro.li.budget import passes
 
 
 def gd_escape_steps(eps: float, lr: float, theta0: float, *, gap: float = 1.0) -> int:
@@ -20,25 +21,25 @@ def gd_escape_steps(eps: float, lr: float, theta0: float, *, gap: float = 1.0) -
 
 
 def gd_escape_steps_iterated(eps: float, lr: float, theta0: float, *, gap: float = 1.0, max_steps: int = 10**7) -> int:
-    """GD escape steps by iterating the recursion (checks the closed form; int, -1 if never)."""
+    """GD escape steps by iterating the recursion (checks the closed form; int; RunawayError if it has
+    not escaped after ``max_steps``)."""
     th = theta0
-    for k in range(1, max_steps + 1):
+    for k in passes(max_steps, f"GD escape (ε = {eps:g}, η = {lr:g})"):
         th += lr * eps * th
         if abs(th) >= gap:
             return k
-    return -1
 
 
 def hb_escape_steps(eps: float, lr: float, beta: float, theta0: float, *, gap: float = 1.0,
                     max_steps: int = 10**7) -> int:
-    """Heavy-ball escape steps (int, -1 if never) from θ₂ = θ₀, v = 0."""
+    """Heavy-ball escape steps (int) from θ₂ = θ₀, v = 0; RunawayError if it has not escaped after
+    ``max_steps``."""
     th, v = theta0, 0.0
-    for k in range(1, max_steps + 1):
+    for k in passes(max_steps, f"heavy-ball escape (ε = {eps:g}, η = {lr:g}, β = {beta:g})"):
         v = beta * v + lr * eps * th
         th += v
         if abs(th) >= gap:
             return k
-    return -1
 
 
 def tuned_beta(eps: float, lr: float) -> float:

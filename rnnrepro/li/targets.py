@@ -34,6 +34,9 @@ class ExpSum:
         self.a = np.atleast_1d(np.asarray(a, float))
         self.w = np.atleast_1d(np.asarray(w, float))
 
+    def __repr__(self) -> str:
+        return f"ExpSum(a={np.round(self.a, 4).tolist()}, w={np.round(self.w, 4).tolist()})"
+
     def __call__(self, t: ArrayLike) -> np.ndarray:
         t = np.asarray(t, float)
         return np.sum(self.a * np.exp(-np.multiply.outer(t, self.w)), axis=-1)
@@ -57,6 +60,9 @@ class GaussBump:
 
     def __init__(self, mu: float, amp: float = 1.0, width: float = 1.0) -> None:
         self.mu, self.amp, self.width = float(mu), float(amp), float(width)
+
+    def __repr__(self) -> str:
+        return f"GaussBump(mu={self.mu:g}, amp={self.amp:g}, width={self.width:g})"
 
     def __call__(self, t: ArrayLike) -> np.ndarray:
         return self.amp * np.exp(-((np.asarray(t, float) - self.mu) / self.width) ** 2)
@@ -101,6 +107,9 @@ class ExpTail:
         self.mu, self.amp = float(mu), float(amp)
         self._e = ExpSum([amp], [1.0 / mu])
 
+    def __repr__(self) -> str:
+        return f"ExpTail(mu={self.mu:g}, amp={self.amp:g})"
+
     def __call__(self, t: ArrayLike) -> np.ndarray:
         return self._e(t)
 
@@ -122,6 +131,9 @@ class Sum:
 
     def __init__(self, *parts: ExpSum | GaussBump | ExpTail) -> None:
         self.parts = parts
+
+    def __repr__(self) -> str:
+        return " + ".join(map(repr, self.parts))
 
     def __call__(self, t: ArrayLike) -> np.ndarray:
         return sum(p(t) for p in self.parts)
