@@ -135,3 +135,26 @@ def test_chapter_page_offers_its_executed_notebook_and_no_button_to_a_placeholde
     assert "binder-examples" not in text and "x-thebe-config" not in text
     if book_metadata()["repository"] is None:
         assert "mybinder.org" not in text and "colab.research.google.com" not in text
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)
+def test_chapter_top_verdict_table_is_the_ledgers(chapter):
+    """The generated verdict table at the top of the page lists every paper claim of the page's ledger,
+    once, under its kind, with its headline status, and sits before the first section heading."""
+    import json
+
+    from rnnrepro.book.claims_table import full_rows, headline, status_class
+    from rnnrepro.book.full import shipped_full
+
+    page = Path(chapter.notebook.removesuffix(".md") + ".html")
+    text = _page(str(page))
+    ledger = json.loads((HTML / page.parent / f"{chapter.key}.ledger.json").read_text())
+    block = text.split('<div class="rnnrepro-verdicts-block">', 1)
+    assert len(block) == 2, f"{page} shows no generated verdict table"
+    assert "<h2" not in block[0].split("<h1", 1)[-1], f"{page}: the verdict table is not at the top of the page"
+    table = block[1].split("</div>", 1)[0]
+    shown = re.findall(r'<tr data-status="([a-z-]+)"><td><a href="#([a-z0-9_.]+)"', table)
+    by_id, usable = full_rows(shipped_full(chapter.key))
+    expected = [(status_class(headline(c, by_id.get(c["id"]), usable)[0]), c["id"])
+                for c in ledger["claims"] if c["kind"] == "paper"]
+    assert sorted(shown) == sorted(expected)

@@ -154,3 +154,21 @@ def test_values_and_quotes_read_as_what_they_are():
     assert "1.26e-08" in text and "0.00" not in text
     assert '\\"' not in text and '"closely matches' in text and p.math[0] == "\\(k\\lambda^k\\)"
     assert "True" not in text and ">yes<" in out
+
+
+def test_verdicts_html_lists_every_paper_claim_under_its_kind_with_the_headline_status():
+    rows = [claim(id="demo.a.s", status="holds", ref="Thm 1", paper=0.5, measured=0.25),
+            claim(id="demo.a.e", status="erratum", ref="Eq. 9"),
+            claim(id="demo.a.x", status="partial", ref="Fig. 2"),
+            claim(id="demo.a.f", kind="finding", status="observed")]
+    out = ct.verdicts_html(rows)
+    assert out.count("<tr data-status=") == 3 and "demo.a.f" not in out
+    statements, experiments = out.split('data-type="experiment"')
+    assert '<a href="#demo.a.s">Thm 1</a>' in statements and "(2: 1 holds, 1 erratum)" in statements
+    assert '<a href="#demo.a.x">Fig. 2</a>' in experiments and "demo.a.s" not in experiments
+    assert "<td>0.50</td><td>0.25</td>" in statements and "status-holds" in statements
+    full = full_ledger([dict(rows[2], status="reproduced", measured=0.9)])
+    shown = ct.verdicts_html(rows, full=full)
+    assert ('<span class="rnnrepro-profile">full</span> reproduced' in shown
+            and '<span class="rnnrepro-profile">fast</span> holds' in shown)
+    assert ct.verdicts_html(rows[3:]) == '<p class="rnnrepro-claims-title">No paper claims.</p>'

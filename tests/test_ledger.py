@@ -5,8 +5,8 @@ import pytest
 import torch
 
 from rnnrepro.book.criteria import AtMost, Within
-from rnnrepro.book.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFailed, ControlPassed, Ledger, counts_line,
-                             plain)
+from rnnrepro.book.ledger import (SCHEMA_VERSION, STATUSES, VERIFIED, ClaimFailed, ControlPassed, Ledger,
+                                  SectionOverrun, counts_line, plain)
 from rnnrepro.book.plotting import new_figure
 from rnnrepro.book.profiles import Chapter, Param
 
@@ -246,3 +246,19 @@ def test_the_prose_reads_a_boolean_as_yes_or_no(monkeypatch):
     for name, value in (("a", True), ("b", False), ("c", 0.5), ("d", 3)):
         ledger_module._default_publish(name, value)
     assert glued == {"a": "yes", "b": "no", "c": 0.5, "d": 3}
+
+
+def test_a_section_that_runs_away_fails_naming_itself(ledger, monkeypatch):
+    import time
+
+    monkeypatch.setenv("RNNREPRO_SECTION_LIMIT_S", "0.2")
+    assert ledger.section_limit() == 0.2
+    with pytest.raises(SectionOverrun, match="section 'loop' of chapter demo .* ran past its bound of 0.2 s"):
+        with ledger.section("loop"):
+            while True:
+                time.sleep(0.01)
+    with ledger.section("quick"):
+        pass
+    time.sleep(0.3)                          # disarmed when a section ends: nothing fires outside one
+    monkeypatch.delenv("RNNREPRO_SECTION_LIMIT_S")
+    assert ledger.section_limit() == 600.0

@@ -69,3 +69,19 @@ def test_shipped_full_rows_quote_the_paper_and_say_their_kind(key):
             bad.append(f"{row['id']}: quote {why}")
     assert not bad, (f"the shipped full ledger of {key} has {len(bad)} paper rows without a checked quote "
                      f"(re-ship it: python -m rnnrepro ship-full {key} --lower-isa):\n" + "\n".join(bad))
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_chapter_top_shows_the_generated_verdict_table_not_a_typed_one(key):
+    """The verdicts at the top of a chapter are the table ``ledger.finish`` generates (``{glue:md}``), before
+    the first section; no hand-typed table of statuses anywhere in the chapter's text."""
+    import re
+
+    from rnnrepro.book.paths import REPO
+
+    text = (REPO / all_chapters()[key].notebook).read_text(encoding="utf-8")
+    assert f"```{{glue:md}} {key}.verdicts\n:format: myst\n```" in text.split("\n## ", 1)[0], \
+        f"{key}: put the generated verdict table (```{{glue:md}} {key}.verdicts) before the first section"
+    typed = [line[:80] for line in text.splitlines() if line.startswith("|")
+             and re.search(r"\|\s*(reproduced|partial|not reproduced|erratum|holds)\s*\|", line)]
+    assert not typed, f"{key} has hand-typed verdicts: {typed[:3]}"

@@ -173,7 +173,7 @@ class Ledger:
 
         def overrun(signum, frame):
             raise SectionOverrun(f"section {name!r} of chapter {self.chapter.key} ({self.params.profile}) ran past "
-                                 f"its bound of {limit:.0f} s: a loop in it ran away (set "
+                                 f"its bound of {limit:g} s: a loop in it ran away (set "
                                  f"{SECTION_LIMIT_ENV} to change the bound)")
 
         old = signal.signal(signal.SIGALRM, overrun)
