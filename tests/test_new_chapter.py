@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rnnrepro.book.paths import REPO
+from rnnrepro.book.paths import REPO, papers_root
 
 KEY = "forgetting"
 
@@ -25,6 +25,7 @@ CHAPTER = Chapter(
     title="Exponential forgetting (Doe, 2031)",
     paper="J. Doe. How linear recurrent networks forget. Journal of Examples 1, 2031",
     notebook="book/chapters/{KEY}.md",
+    texts=("doe2031-forgetting.txt",),
     params=(Param("seed", int, fast=0, full=0, low=0, help="master seed"),
             Param("lam", float, fast=0.9, full=0.9, low=0.0, high=0.999, help="the recurrent weight"),),
     cites=("doe2031forgetting",),
@@ -35,6 +36,10 @@ CHAPTER = Chapter(
 
 NOTEBOOK = f'''
 # Exponential forgetting
+
+```{{glue:md}} {KEY}.verdicts
+:format: myst
+```
 
 ```{{code-cell}} ipython3
 :tags: [parameters]
@@ -56,7 +61,8 @@ p, ledger = run.p, run.ledger
 :tags: [hide-input]
 
 ledger.claim("{KEY}.thm1.rate", "A linear RNN forgets at the rate of its weight.", ref="Thm. 1",
-             measured=decay_rate(p.lam), criterion=Within(p.lam, 1e-12), status="reproduced", paper="λ",
+             quote="A linear recurrent network forgets at the rate of its weight",
+             measured=decay_rate(p.lam), criterion=Within(p.lam, 1e-12), status="holds", paper="λ",
              no_control="identity")
 ```
 
@@ -83,6 +89,9 @@ ledger.finish()
 ```
 '''
 
+#: The paper's text, which the claim quotes (the copy's papers folder, ``$RNNREPRO_PAPERS``).
+PAPER = "Theorem 1. A linear recurrent network forgets at the rate of its weight.\n"
+
 BIB = "\n@article{doe2031forgetting,\n  author = {Doe, J.},\n  title = {How linear recurrent networks forget},\n" \
       "  journal = {Journal of Examples},\n  year = {2031}\n}\n"
 
@@ -90,12 +99,12 @@ BIB = "\n@article{doe2031forgetting,\n  author = {Doe, J.},\n  title = {How line
 COMMANDS = f'''
 import json
 from rnnrepro.book import cli, full, sensitivity
-from rnnrepro.book.paths import REPO, code_sha256
+from rnnrepro.book.paths import REPO, papers_root, code_sha256
 
 def fake_run(key, out, env=None):
     (out / f"{{key}}.figures").mkdir(parents=True)
     ledger = {{"chapter": key, "profile": "full", "claims": [], "findings": 1, "integrity_checks": 0,
-              "counts": {{"reproduced": 2, "partial": 0, "not reproduced": 0, "erratum": 0}},
+              "counts": {{"holds": 2, "erratum": 0, "reproduced": 0, "partial": 0, "not reproduced": 0}},
               "environment": {{"cpu": {{"model": "Test CPU", "capability": "AVX2"}}}},
               "code_sha256": code_sha256(REPO / "book/chapters/{KEY}.md")}}
     (out / f"{{key}}.ledger.json").write_text(json.dumps(ledger))
@@ -129,7 +138,7 @@ def _python(copy, *args, **kwargs):
     from rnnrepro.data import DATA_ENV, data_root
     from rnnrepro.errors import DataError
 
-    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1", RNNREPRO_PAPERS=str(copy / "papers"))
     env.pop("RNNREPRO_OUT", None)
     try:
         env[DATA_ENV] = str(data_root())
@@ -159,6 +168,9 @@ def copy(tmp_path_factory):
     last = re.findall(r"^( *- file: book/chapters/\w+)$", toc, re.M)[-1]
     (root / "_toc.yml").write_text(toc.replace(last + "\n", f"{last}\n{last.split('- file:')[0]}- file: "
                                                             f"book/chapters/{KEY}\n", 1))
+    papers = root / "papers"           # the repository's paper texts and the new chapter's
+    shutil.copytree(papers_root(), papers) if papers_root().is_dir() else papers.mkdir()
+    (papers / "doe2031-forgetting.txt").write_text(PAPER)
     with open(root / "book" / "references.bib", "a") as bib:
         bib.write(BIB)
     res = _python(root, "-c", COMMANDS, timeout=600)
@@ -169,8 +181,8 @@ def copy(tmp_path_factory):
 def test_every_generated_list_picks_the_new_chapter_up(copy):
     assert _python(copy, "-m", "rnnrepro", "generate", "--check").returncode == 0   # ship-full/sensitivity rewrote
     readme = (copy / "README.md").read_text()
-    assert f"| `{KEY}` | J. Doe. How linear recurrent networks forget. Journal of Examples 1, 2031 | 2 paper claims, " \
-           f"all reproduced; 1 finding of ours |" in readme
+    assert f"| `{KEY}` | J. Doe. How linear recurrent networks forget. Journal of Examples 1, 2031 | 2 paper claims " \
+           f"(statements: 2 hold); 1 finding of ours |" in readme
     assert f"| `{KEY}` | 12 s (AVX2) | — | " in readme                                              # time table
     assert re.search(rf"^\| [^|]*`{KEY}`[^|]* \| none: runs without any data \|$", readme, re.M)    # data table
     intro = (copy / "book" / "intro.md").read_text()
@@ -195,6 +207,7 @@ def test_every_per_chapter_test_covers_the_new_chapter(copy):
     assert not missing, f"no test for the new chapter in {missing}"
     quick = _python(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_book_layout.py",
                     "tests/test_glue_ids.py", "tests/test_chapter_lists.py", "tests/test_chapters_registry.py",
+                    "tests/test_quotes.py",
                     "-k", f"{KEY} or current or reason or clean", timeout=600)
     assert quick.returncode == 0, quick.stdout[-3000:] + quick.stderr[-3000:]
 
