@@ -62,6 +62,12 @@ def test_tbptt_sweep_shapes_and_reference_distance():
     assert r["dist"][-1, 0] > 0
 
 
+def test_tbptt_sweep_refuses_a_truncation_length_below_one():
+    """k = 0 would make no progress through the rows (a loop that never ends): refused up front."""
+    with pytest.raises(ValueError, match="truncation lengths must be >= 1"):
+        tt.train_tbptt_sweep(CFG, [0, 8], 8, ids=_ids(), seed=0, tokens=300, n_logs=2)
+
+
 def test_sweep_statistics_reads_order_growth_and_the_floor():
     upd = np.array([0, 10, 50, 100, 200])
     d = np.array([[0, 0, 0, 0], [4, 2, 1, .5], [4, 2, 1, .5], [8, 4, 2, 1], [16, 8, 4, 1e-9]], float)

@@ -14,6 +14,7 @@ so distances are compared after the same number of training tokens.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Callable
 
@@ -133,6 +134,8 @@ def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch
     model and every ``checkpoint_every`` updates)."""
     if cfg.dropout != 0:
         raise ValueError("use dropout 0")
+    if min(list(ks) + [k_ref]) < 1:
+        raise ValueError(f"truncation lengths must be >= 1, got ks = {list(ks)}, k_ref = {k_ref}")
     data = wikitext.batchify(ids, cfg.batch).to(device)
     rows = min(tokens // cfg.batch, data.shape[0] - 1)
     marks = np.linspace(0, rows, n_logs + 1).astype(int)
@@ -152,7 +155,12 @@ def train_tbptt_sweep(cfg: lm.LMConfig, ks: list[int], k_ref: int, *, ids: torch
             state = lm._to_device(ck["current"]["carry"], device)
             lm.set_rng_state(ck["rng"], device)
             ck = None
-        while r < rows:
+        for guard in itertools.count(1):      # each update advances r by Lk >= 1, so at most `rows` of them
+            if r >= rows:
+                break
+            if guard > rows:
+                raise RuntimeError(f"truncated-BPTT sweep ran away: k = {k} made {guard - 1} updates without "
+                                   f"reaching row {rows} (at row {r})")
             Lk = min(k, rows - r)
             x, y = data[r:r + Lk], data[r + 1:r + 1 + Lk]
             state = lm._detach(state)
