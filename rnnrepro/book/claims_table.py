@@ -105,7 +105,7 @@ def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict
     classes = ("claim-id", "claim-text", "claim-paper", "claim-ours", "claim-status")
     tds = "".join(f'<td class="{k}">{v}</td>' for k, v in zip(classes, cells, strict=True))
     return (f'<tr data-chapter="{html.escape(chapter)}" data-status="{status_class(shown_status)}" '
-            f'data-kind="{c.get("kind", "paper")}">{tds}</tr>')
+            f'data-kind="{c.get("kind", "paper")}" data-type="{c.get("type") or ""}">{tds}</tr>')
 
 
 def quote_html(c: dict) -> str:

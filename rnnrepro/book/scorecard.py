@@ -134,7 +134,9 @@ def filter_html(ledgers: dict[str, dict]) -> str:
 
     statuses = [(status_class(s), s) for s in ALL_STATUSES]
     chapters = [(key, ledger["title"]) for key, ledger in ledgers.items()]
-    kinds = [("paper", "paper claims"), ("finding", "findings of ours"), ("integrity", "integrity checks")]
+    kinds = [("paper", "paper claims"), ("statement", "paper claims: statements"),
+             ("experiment", "paper claims: experiments"), ("finding", "findings of ours"),
+             ("integrity", "integrity checks")]
     return ('<form class="rnnrepro-filter" data-target=".rnnrepro-scorecard">'
             + select("status", statuses) + select("chapter", chapters) + select("kind", kinds)
             + '<output name="shown" aria-live="polite"></output></form>')

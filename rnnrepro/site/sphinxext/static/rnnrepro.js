@@ -1,6 +1,6 @@
 /* The book's script (offline, no dependencies).
    - The scorecard's filter (rnnrepro.book.scorecard.filter_html): shows the claims rows of one status,
-     chapter and kind; the choice is kept in the page's address (?status=not-reproduced&chapter=cayci).
+     chapter and kind (a paper claim's kind also matches its type: statement or experiment); the choice is kept in the page's address (?status=not-reproduced&chapter=cayci).
    - Every table of a page gets its column headers on its cells, for the phone layout (rnnrepro.css). */
 (function () {
   "use strict";
@@ -9,7 +9,9 @@
                 kind: form.elements.kind.value};
     var shown = 0;
     document.querySelectorAll(".rnnrepro-scorecard tbody tr").forEach(function (tr) {
-      var ok = ["status", "chapter", "kind"].every(function (k) { return !want[k] || tr.dataset[k] === want[k]; });
+      var ok = ["status", "chapter", "kind"].every(function (k) {
+        return !want[k] || tr.dataset[k] === want[k] || (k === "kind" && tr.dataset.type === want[k]);
+      });
       tr.classList.toggle("rnnrepro-filtered-out", !ok);
       if (ok) { shown += 1; }
     });
