@@ -7,7 +7,8 @@ import pytest
 from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.full import shipped_full
 from rnnrepro.book.paths import papers_root
-from rnnrepro.book.quotes import normalise, notebook_quotes, paper_texts, quote_problem
+from rnnrepro.book.quotes import (ClaimCall, claim_problems, normalise, notebook_quotes, paper_texts,
+                                  quote_problem)
 from rnnrepro.book.rows import CLAIM_TYPES, claim_type
 
 CHAPTERS = list(all_chapters())
@@ -85,3 +86,19 @@ def test_chapter_top_shows_the_generated_verdict_table_not_a_typed_one(key):
     typed = [line[:80] for line in text.splitlines() if line.startswith("|")
              and re.search(r"\|\s*(reproduced|partial|not reproduced|erratum|holds)\s*\|", line)]
     assert not typed, f"{key} has hand-typed verdicts: {typed[:3]}"
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_no_paper_claim_is_an_identity_or_a_duplicate(key):
+    problems = claim_problems(notebook_quotes(all_chapters()[key].notebook))
+    assert not problems, f"{key}:\n" + "\n".join(problems)
+
+
+def test_claim_problems_names_identities_and_duplicates():
+    calls = [ClaimCall(1, "d.a.b", "the network finds a stable fixed point", True, "identity (autograd)", "Thm 1"),
+             ClaimCall(2, "d.a.c", "the network  finds a stable fixed point", True, None, "Thm 1"),
+             ClaimCall(3, "d.a.e", "the network finds a stable fixed point", True, None, "Table 1, row 2"),
+             ClaimCall(4, "d.a.d", "it stays there - forever, it is known", True, "an upper bound nothing violates")]
+    problems = claim_problems(calls)
+    assert len(problems) == 2 and problems[0].startswith("d.a.b: no_control=")
+    assert problems[1].startswith("d.a.c: the same quote as d.a.b")

@@ -53,6 +53,8 @@ class ClaimCall:
     id: str | None
     quote: str | None
     has_quote: bool
+    no_control: str | None = None
+    ref: str | None = None
 
 
 def notebook_quotes(notebook: Path) -> list[ClaimCall]:
@@ -70,10 +72,37 @@ def notebook_quotes(notebook: Path) -> list[ClaimCall]:
                     and node.func.attr == "claim"):
                 continue
             quote = next((k.value for k in node.keywords if k.arg == "quote"), None)
+            reason = next((k.value for k in node.keywords if k.arg == "no_control"), None)
             calls.append(ClaimCall(line=node.lineno, id=_literal(node.args[0]) if node.args else None,
                                    quote=_literal(quote) if quote is not None else None,
-                                   has_quote=quote is not None))
+                                   has_quote=quote is not None,
+                                   no_control=_literal(reason) if reason is not None else None,
+                                   ref=next((_literal(k.value) for k in node.keywords if k.arg == "ref"), None)))
     return calls
+
+
+#: A paper claim whose reason for having no control says this is an identity of our code with itself: an
+#: integrity check (``ledger.check``), not a paper claim.
+IDENTITY = re.compile(r"\b(identity|identities|autograd|chain rule|by construction|tautolog\w*)\b", re.I)
+
+
+def claim_problems(calls: list[ClaimCall]) -> list[str]:
+    """What is wrong with a notebook's paper claims, statically: a claim whose no-control reason calls it
+    an identity (an integrity check), and two claims with the same quote and the same ``ref`` (one statement
+    counted twice; the entries of one table share its caption but not their ``ref``)."""
+    problems, seen = [], {}
+    for call in calls:
+        where = call.id or f"the claim at line {call.line} of its cell"
+        if call.no_control and IDENTITY.search(call.no_control):
+            problems.append(f"{where}: no_control={call.no_control!r} says it is an identity of our code: make it "
+                            f"an integrity check (ledger.check)")
+        if call.quote:
+            key = (normalise(call.quote), call.ref)
+            if key in seen:
+                problems.append(f"{where}: the same quote as {seen[key]}: one statement of the paper is one row "
+                                f"(merge them, quote the part each tests, or give each table entry its own ref=)")
+            seen.setdefault(key, where)
+    return problems
 
 
 def _literal(node: ast.AST) -> str | None:
