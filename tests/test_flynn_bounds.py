@@ -30,3 +30,10 @@ def test_errors():
         example1_recipe(10, 4.5, 0.25)
     with pytest.raises(ValueError, match="r must"):
         example1_recipe(10, 2.0, 0.25, r=1.0)
+
+
+def test_recipe_r_search_is_bounded(monkeypatch):
+    from rnnrepro.flynn import bounds
+    monkeypatch.setattr(bounds, "MAX_R_ITER", 2)
+    with pytest.raises(RuntimeError, match="did not converge in 2 steps"):
+        bounds.example1_recipe(10, 2.0, 0.25)

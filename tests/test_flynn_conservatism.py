@@ -58,3 +58,10 @@ def test_crossing_log_finds_a_known_threshold():
     assert abs(tau / 4.36 - 1) < 1e-4 and len(calls) < 20
     with pytest.raises(ValueError, match="bracket"):
         crossing_log(lambda t: t, 1.0, 2.0, 3.0)
+
+
+def test_crossing_log_fails_instead_of_running_away():
+    import math
+    with pytest.raises(RuntimeError, match="did not reach"):
+        cons.crossing_log(lambda tau: (math.log(tau) - 0.3) ** 3, 0.0, 1e-3, 1e3, rtol=1e-12, max_iter=2)
+    assert cons.crossing_log(lambda tau: math.log(tau), 0.0, 1e-3, 1e3) == pytest.approx(1.0, rel=1e-4)

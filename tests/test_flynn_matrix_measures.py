@@ -44,3 +44,38 @@ def test_errors():
         mm.measure_by_definition(np.eye(2), 1, 0.0)
     with pytest.raises(ValueError, match="positive"):
         mm.envelope_ratio(np.zeros(3), np.arange(3.0), 1.0)
+
+
+def _window_brute(d, t, beta, floor=1e-5):
+    """Every pair of samples s < t, looped (the reference for window_envelope_ratio)."""
+    best, at = -np.inf, None
+    for p in range(d.shape[1]):
+        for j in range(1, len(t)):
+            for i in range(j):
+                if d[i, p] >= floor * d[0, p] and d[j, p] >= floor * d[0, p]:
+                    r = d[j, p] * np.exp(beta * (t[j] - t[i])) / d[i, p]
+                    if r > best:
+                        best, at = r, t[j]
+    return best, at
+
+
+def test_window_envelope_ratio_reads_the_whole_run():
+    t = np.linspace(0, 10, 101)
+    # fast at first (rate 1), then a late stretch at rate 0.05 < β = 0.1: the max over t of the plain
+    # envelope ratio is at the first step, the windowed one sees the slow stretch
+    rate = np.where(t < 6, 1.0, 0.05)
+    d = np.exp(-np.concatenate([[0.0], np.cumsum(rate[:-1] * np.diff(t))]))
+    assert mm.envelope_ratio(d, t, 0.1) < 1
+    ratio, at = mm.window_envelope_ratio(d, t, 0.1)
+    assert ratio == pytest.approx(np.exp(0.05 * 4.0), rel=1e-9) and at == pytest.approx(10.0)
+    assert mm.window_envelope_ratio(np.exp(-0.3 * t), t, 0.3)[0] == pytest.approx(1.0)
+    rng = np.random.default_rng(1)
+    D = np.exp(np.cumsum(rng.normal(-0.2, 0.1, (101, 3)), axis=0))
+    D[0] = 1.0
+    got, got_at = mm.window_envelope_ratio(D, t, 0.15)
+    ref, ref_at = _window_brute(D, t, 0.15)
+    assert got == pytest.approx(ref, rel=1e-12) and got_at == ref_at
+    D[60:, 1] = 1e-12                                                # below the floor: left out
+    assert mm.window_envelope_ratio(D, t, 0.15)[0] == pytest.approx(_window_brute(D, t, 0.15)[0], rel=1e-12)
+    with pytest.raises(ValueError, match="positive"):
+        mm.window_envelope_ratio(np.zeros(3), np.arange(3.0), 1.0)

@@ -75,3 +75,31 @@ def test_source_gain_variant_and_measures():
     assert np.abs(jw - table3_printed(net, x, w)[1]).max() < 1e-8               # 7.4 is Table 3's D_w f
     mu1 = sampled_measure_sup(net, w, 1, 500, np.random.default_rng(8))
     assert mu1 <= net.certificate(w, ord=1) + 1e-12 <= -1 + 0.25 * gain.max() * (n - 1) + 2e-12
+
+
+def test_logistic_squash_of_7_4_as_printed():
+    """7.4 with the logistic σ: ω', ω'' against differences of ω; Table 3's verdicts are the same as with tanh
+    (D_w f exact, the second derivatives miss their product-rule terms); signed gains contract in the 1-norm."""
+    from rnnrepro.flynn.squashed_network import (complete_graph, fd_jacobians, fd_second_derivatives,
+                                                 sampled_measure_sup, table3_printed, table3_printed_second)
+    n, rng = 5, np.random.default_rng(4)
+    gain = 0.9 / (0.25 * (n - 1)) * rng.uniform(0.5, 1.0, n) * rng.choice([-1.0, 1.0], n)
+    net = SquashedNet(gain, complete_graph(n), rng.uniform(-1, 1, n), np.arange(2), np.array([0.2, 0.7]),
+                      source_gain=True, squash_fn="logistic")
+    w, x = rng.standard_normal((n, n)), rng.uniform(0, 1, n)
+    eps = 1e-6
+    assert np.allclose((net.omega(w + eps) - net.omega(w - eps)) / (2 * eps), net.domega(w), atol=1e-9)
+    assert np.allclose((net.domega(w + eps) - net.domega(w - eps)) / (2 * eps), net.ddomega(w), atol=1e-8)
+    assert np.all(np.sign(net.omega(w)) == np.sign(gain)[None, :] * net.mask)     # the sign is the source's
+    jx_fd, jw_fd = fd_jacobians(net, x, w)
+    assert np.abs(jw_fd - table3_printed(net, x, w)[1]).max() < 1e-8
+    dxw_fd, dww_fd = fd_second_derivatives(net, x, w)
+    dxw_ok, dww_ok = net.second_derivatives(x, w)
+    dxw_pr, dww_pr = table3_printed_second(net, x, w)
+    assert np.abs(dxw_fd - dxw_ok).max() < 1e-6 and np.abs(dww_fd - dww_ok).max() < 1e-6
+    assert np.abs(dxw_fd - dxw_pr).max() > 1e-3 and np.abs(dww_fd - dww_pr).max() > 1e-3
+    beta = 1 - 0.25 * (n - 1) * np.abs(gain).max()
+    W5 = 5 * rng.standard_normal((n, n))
+    assert sampled_measure_sup(net, W5, 1, 500, np.random.default_rng(0)) <= -beta + 1e-12
+    with pytest.raises(ValueError, match="squash_fn"):
+        SquashedNet(gain, complete_graph(n), np.zeros(n), np.arange(2), np.zeros(2), squash_fn="relu")

@@ -12,6 +12,9 @@ from scipy.optimize import minimize_scalar
 
 from rnnrepro.flynn.activations import L_DDSIGMA, L_DSIGMA
 
+#: steps allowed to the bounded search for the optimal r (it needs about 30-40)
+MAX_R_ITER = 200
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -66,7 +69,10 @@ def example1_recipe(n: int, v_frob: float, alpha: float, r: float | None = None,
     r_max = beta_x / K
     if r is None:
         res = minimize_scalar(lambda q: -build(q * r_max, False).tau, bounds=(1e-9, 1 - 1e-9), method="bounded",
-                              options={"xatol": 1e-12})
+                              options={"xatol": 1e-12, "maxiter": MAX_R_ITER})
+        if not res.success:
+            raise RuntimeError(f"example1_recipe: the search for the r that maximises tau (n={n}, v_frob={v_frob}, "
+                               f"alpha={alpha}) did not converge in {MAX_R_ITER} steps: {res.message}")
         r = float(res.x) * r_max
     if not 0 < r < r_max:
         raise ValueError(f"r must lie in (0, beta_x/K) = (0, {r_max:.4g}), got {r}")

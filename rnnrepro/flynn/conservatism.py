@@ -50,13 +50,23 @@ def bisect_log(passes: Callable[[float], bool], lo: float, hi: float, iters: int
     return lo
 
 
-def crossing_log(fun: Callable[[float], float], level: float, lo: float, hi: float, *, rtol: float = 1e-4) -> float:
+#: Brent steps allowed to :func:`crossing_log` (it needs about 10-20 on the chapter's brackets)
+MAX_BRENT_ITER = 60
+
+
+def crossing_log(fun: Callable[[float], float], level: float, lo: float, hi: float, *, rtol: float = 1e-4,
+                 max_iter: int = MAX_BRENT_ITER) -> float:
     """The τ in [lo, hi] where ``fun`` crosses ``level`` (fun(lo) ≤ level < fun(hi)), by Brent's method on
-    log τ, to a relative precision ``rtol`` (the bracket is checked, so the answer is a true crossing)."""
+    log τ, to a relative precision ``rtol`` (the bracket is checked, so the answer is a true crossing).
+    Raises RuntimeError naming the bracket when ``max_iter`` steps do not reach it (a runaway search fails)."""
     f_lo, f_hi = fun(lo), fun(hi)
     if not (0 < lo < hi) or not (f_lo <= level < f_hi):
         raise ValueError(f"[{lo:g}, {hi:g}] does not bracket the level {level}: values {f_lo:.4g}, {f_hi:.4g}")
-    root = brentq(lambda s: fun(math.exp(s)) - level, math.log(lo), math.log(hi), xtol=math.log1p(rtol), rtol=1e-15)
+    root, info = brentq(lambda s: fun(math.exp(s)) - level, math.log(lo), math.log(hi), xtol=math.log1p(rtol),
+                        rtol=1e-15, maxiter=max_iter, full_output=True, disp=False)
+    if not info.converged:
+        raise RuntimeError(f"crossing_log: Brent's search for the level {level} in [{lo:g}, {hi:g}] did not reach a "
+                           f"relative precision {rtol:g} in {max_iter} steps ({info.flag})")
     return math.exp(root)
 
 

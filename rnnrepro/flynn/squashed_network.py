@@ -3,8 +3,10 @@
 ẋ_i = −x_i + σ(Σ_j ω_ij x_j + ρ_i) on a directed graph (mask[i, j] = 1 for an edge j → i, no self-loops).
 With |tanh| ≤ 1 the ∞-norm certificate −1 + L_σ' max_i α_i in(i) holds for every w. ``squash=False``
 is the same network trained on ω = w directly (no built-in bound). ``source_gain=True`` is the variant
-7.4, ω_ij = α_j tanh(w_ij) (the gain of the source node j), certified in the 1-norm:
-−1 + L_σ' max_j α_j out(j). Loss g = ½ Σ_{i ∈ out} (x_i − t_i)².
+7.4, ω_ij = α_j s(w_ij) (the gain of the source node j), certified in the 1-norm:
+−1 + L_σ' max_j |α_j| out(j). The squash s is tanh (σ_H, 7.3b) or, with ``squash_fn="logistic"``, the
+logistic σ that 7.4 prints (σ ≥ 0, so the sign of α_j alone makes node j excitatory or inhibitory); both
+have sup|s| = 1. Loss g = ½ Σ_{i ∈ out} (x_i − t_i)².
 """
 
 from __future__ import annotations
@@ -19,6 +21,18 @@ from rnnrepro.flynn.matrix_measures import Ord
 from rnnrepro.flynn.network import AdjointNetwork
 
 
+def _tanh_derivatives(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    th = np.tanh(w)
+    return th, 1 - th ** 2, -2 * th * (1 - th ** 2)
+
+
+#: the squashes s of 7.3b (tanh, σ_H) and 7.4 as printed (the logistic σ): w -> (s, s', s'')
+SQUASHES: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]] = {
+    "tanh": _tanh_derivatives,
+    "logistic": lambda w: (sigma(w), dsigma(w), ddsigma(w)),
+}
+
+
 @dataclass(frozen=True)
 class SquashedNet(AdjointNetwork):
     """gain (n,) = α_i, mask (n, n), rho (n,), out (k,) node indices, target (k,)."""
@@ -30,6 +44,15 @@ class SquashedNet(AdjointNetwork):
     target: np.ndarray
     squash: bool = True
     source_gain: bool = False
+    squash_fn: str = "tanh"
+
+    def __post_init__(self):
+        if self.squash_fn not in SQUASHES:
+            raise ValueError(f"squash_fn must be one of {tuple(SQUASHES)}, got {self.squash_fn!r}")
+
+    def squash_derivatives(self, w: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(s(w), s'(w), s''(w)) elementwise for the squash s, each (n, n)."""
+        return SQUASHES[self.squash_fn](np.asarray(w, dtype=np.float64).reshape(self.n, self.n))
 
     @property
     def n(self) -> int:
@@ -45,18 +68,15 @@ class SquashedNet(AdjointNetwork):
 
     def omega(self, w: ArrayLike) -> np.ndarray:
         w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
-        return self.mask * (self._gains() * np.tanh(w) if self.squash else w)
+        return self.mask * (self._gains() * self.squash_derivatives(w)[0] if self.squash else w)
 
     def domega(self, w: ArrayLike) -> np.ndarray:
         """∂ω_ij/∂w_ij (n, n)."""
-        w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
-        return self.mask * (self._gains() * (1 - np.tanh(w) ** 2) if self.squash else 1.0)
+        return self.mask * (self._gains() * self.squash_derivatives(w)[1] if self.squash else 1.0)
 
     def ddomega(self, w: ArrayLike) -> np.ndarray:
         """∂²ω_ij/∂w_ij² (n, n)."""
-        w = np.asarray(w, dtype=np.float64).reshape(self.n, self.n)
-        th = np.tanh(w)
-        return self.mask * (self._gains() * (-2 * th * (1 - th ** 2)) if self.squash else 0.0)
+        return self.mask * (self._gains() * self.squash_derivatives(w)[2] if self.squash else 0.0)
 
     def f(self, x: np.ndarray, w: ArrayLike) -> np.ndarray:
         return -x + sigma(self.omega(w) @ x + self.rho)
@@ -113,20 +133,18 @@ def table3_printed(net: SquashedNet, x: np.ndarray, w: ArrayLike) -> tuple[np.nd
     """Table 3 as printed: D_x f = σ'(u_i) ω_ij (no −δ_ij) and D_w f with the source gain α_k (7.4)."""
     u = net.omega(w) @ x + net.rho
     dxf = dsigma(u)[:, None] * net.omega(w)
-    wm = np.asarray(w, dtype=np.float64).reshape(net.n, net.n)
     J = np.zeros((net.n, net.n, net.n))
     J[np.arange(net.n), np.arange(net.n), :] = (dsigma(u)[:, None] * x[None, :] * net.gain[None, :]
-                                                * (1 - np.tanh(wm) ** 2) * net.mask)
+                                                * net.squash_derivatives(w)[1] * net.mask)
     return dxf, J.reshape(net.n, -1)
 
 
 def table3_printed_second(net: SquashedNet, x: np.ndarray, w: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Table 3's second derivatives as printed (no product-rule terms; the source gain α_r of 7.4):
-    D²_{x,w} f (n, n, n·n) with (i, j, (i, r)) = σ''(u_i) ω_ij x_r α_r σ_H'(w_ir) and D²_w f (n, n·n, n·n)
-    with ((i, k), (i, r)) = σ''(u_i) x_k x_r α_k α_r σ_H'(w_ik) σ_H'(w_ir)."""
+    D²_{x,w} f (n, n, n·n) with (i, j, (i, r)) = σ''(u_i) ω_ij x_r α_r s'(w_ir) and D²_w f (n, n·n, n·n)
+    with ((i, k), (i, r)) = σ''(u_i) x_k x_r α_k α_r s'(w_ik) s'(w_ir), s the net's squash."""
     n, om = net.n, net.omega(w)
-    wm = np.asarray(w, dtype=np.float64).reshape(n, n)
-    xd = x[None, :] * net.gain[None, :] * (1 - np.tanh(wm) ** 2) * net.mask
+    xd = x[None, :] * net.gain[None, :] * net.squash_derivatives(w)[1] * net.mask
     s2, i = ddsigma(om @ x + net.rho), np.arange(n)
     dxw, dww = np.zeros((n, n, n, n)), np.zeros((n, n, n, n, n))
     dxw[i, :, i, :] = s2[:, None, None] * om[:, :, None] * xd[:, None, :]
