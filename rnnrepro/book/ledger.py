@@ -340,7 +340,8 @@ class Ledger:
     def summary(self) -> str:
         """Deterministic text summary: one line per claim (no timings, no paths)."""
         n_paper = sum(self.counts().values())
-        lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims ({type_counts_text(self.counts())}); "
+        lines = [f"{self.chapter.key} [{self.params.profile}]: {n_paper} paper claims "
+                 f"({type_counts_text(self.counts())}); "
                  f"{self.n_findings()} findings of ours; {self.n_checks()} integrity checks"]
         lines += [f"  {c.id}: {c.status}; measured {c.shown(c.measured)} ({c.criterion})" for c in self.claims]
         return "\n".join(lines)
@@ -452,8 +453,9 @@ class ClaimsTable:
 def counts_line(ledger: dict) -> str:
     """``"statements: 10 hold, 1 erratum; experiments: 5 reproduced, 1 partial; 3 findings of ours;
     6 integrity checks"`` for a ledger JSON (see :meth:`Ledger.to_json`)."""
-    return (f"{type_counts_text(ledger['counts'])}; {ledger.get('findings', 0)} findings of ours; "
-            f"{ledger.get('integrity_checks', 0)} integrity checks")
+    findings, checks = ledger.get("findings", 0), ledger.get("integrity_checks", 0)
+    return (f"{type_counts_text(ledger['counts'])}; {findings} finding{'' if findings == 1 else 's'} of ours; "
+            f"{checks} integrity check{'' if checks == 1 else 's'}")
 
 
 def _versions() -> dict[str, str]:
