@@ -141,7 +141,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert "**Cite this chapter.**" in md and "`fast` profile" in md
     assert md.index("<strong>Paper claims</strong> (2)") < md.index("<strong>Integrity checks</strong> (1)")
     assert counts_line(data) == ("statements: 1 erratum; experiments: 1 reproduced; 0 findings of ours; "
-                                 "1 integrity checks")
+                                 "1 integrity check")
 
 
 def test_summary_is_deterministic(ledger):
