@@ -28,8 +28,10 @@ def diameter(states: Tensor) -> Tensor:
     """
     if states.dim() != 3 or states.shape[1] < 2:
         raise ValueError(f"states must have shape (P, B>=2, H), got {tuple(states.shape)}")
-    # the exact difference form: the matrix-product form loses distances below ~1e-8 to cancellation
-    return torch.cdist(states, states, compute_mode="donot_use_mm_for_euclid_dist").amax(dim=(1, 2))
+    # centred first, the matrix-product form |x|^2 + |y|^2 - 2 x.y is exact to round-off for the largest
+    # distance (every |x| is at most the diameter); uncentred it would lose distances below ~1e-8 of |x|
+    centred = states - states.mean(dim=1, keepdim=True)
+    return torch.cdist(centred, centred, compute_mode="use_mm_for_euclid_dist").amax(dim=(1, 2))
 
 
 def pairwise_distances(traj: Tensor) -> Tensor:

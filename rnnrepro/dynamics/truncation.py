@@ -35,3 +35,14 @@ def truncation_errors(step: Callable[[Tensor, Tensor], Tensor], h0: Tensor, inpu
     full = final_state(step, h0, inputs)
     return torch.stack([torch.linalg.vector_norm(full - final_state(step, h0, inputs[T - k:]), dim=-1)
                         for k in windows])
+
+
+def first_step_bound(traj: Tensor, windows: list[int], L: float) -> Tensor:
+    """``L^k ||h_{T-k}||`` for each window k: the first step of the truncation bound (Miller & Hardt 2018, Lemma 1).
+
+    traj (T+1, P, B, H) the full run's states h_0 … h_T. Returns (len(windows), P, B).
+    """
+    T = traj.shape[0] - 1
+    if any(k < 0 or k > T for k in windows):
+        raise ValueError(f"every window must lie in [0, {T}], got {windows}")
+    return torch.stack([L ** k * torch.linalg.vector_norm(traj[T - k], dim=-1) for k in windows])
