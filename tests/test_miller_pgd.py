@@ -42,3 +42,23 @@ def test_thm1_display_ratio_is_gamma():
     got = pgd.thm1_display_ratio(alpha=alpha, beta=beta, gamma=gamma, k=k, lam=lam, N=N)
     assert abs(got - composed / printed) < 1e-9 * got
     assert pgd.thm1_display_ratio(alpha=alpha, beta=beta, gamma=1.0, k=k, lam=lam, N=N) == 1.0
+
+
+def test_thm1_proof_bound_formula_and_that_it_bounds_the_gap():
+    inst, xs = setup()
+    d = torch.tensor([0.0, 0.3], dtype=torch.float64)
+    got = pgd.thm1_proof_bound(inst, d, xs, 3, 0.6)
+    for p in range(2):                                      # the formula, entry by entry
+        lf, lx = float(inst.C[p].norm()), float(torch.linalg.svdvals(inst.U[p])[0])
+        bx = max(float(xs[t, p].norm()) for t in range(xs.shape[0]))
+        want = lf * (lx * bx / 0.4) * float(d[p]) / 0.4 + 0.6 ** 3 * lf * lx * bx / 0.4
+        assert math.isclose(float(got[p]), want, rel_tol=1e-12)
+    # a projected perturbation of W: the held-out gap stays below the bound for every k
+    g = torch.Generator().manual_seed(1)
+    W2 = pgd.project_spectral_norm(inst.W + 0.05 * torch.randn(inst.W.shape, generator=g, dtype=torch.float64), 0.6)
+    dist = torch.linalg.matrix_norm(inst.W - W2)
+    for k in (1, 3, 6):
+        gap = pgd.heldout_prediction_gap(inst, inst.W, W2, xs, k, "linear")
+        assert (gap <= pgd.thm1_proof_bound(inst, dist, xs, k, 0.6)).all()
+    with pytest.raises(ValueError):
+        pgd.thm1_proof_bound(inst, d, xs, 3, 1.0)

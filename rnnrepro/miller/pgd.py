@@ -98,3 +98,17 @@ def thm1_display_ratio(*, alpha: float, beta: float, gamma: float, k: int, lam: 
     vals = {a: sp.Rational(alpha), b: sp.Rational(beta), g: sp.Rational(gamma), kk: k, lm: sp.Rational(lam), n: N,
             lf: 1, lw: 1}
     return float(ratio.subs(vals))
+
+
+def thm1_proof_bound(inst: Instance, delta: Tensor, xs: Tensor, k: int, lam: float) -> Tensor:
+    """The first display of Theorem 1's proof (A.2.4) for the LDS with readout f(h) = C h + D x, per instance:
+    L_f L_w δ/(1 − λ) + λ^k L_f L_x B_x/(1 − λ), with L_f = ‖C‖, L_x = ‖U‖₂, B_x = max_t ‖x_t‖ on xs (T, P, d)
+    and L_w = L_x B_x/(1 − λ) (Lemma 4's constant for W: sup_t ‖h_t‖, bounded by Lemma 1).
+    ``delta`` (P,) is the distance ‖W_recurr − W_trunc‖ (the Frobenius norm bounds the spectral one). (P,)"""
+    if not 0 < lam < 1:
+        raise ValueError(f"lam must lie in (0, 1), got {lam}")
+    L_f = inst.C.norm(dim=-1)
+    L_x = torch.linalg.matrix_norm(inst.U, ord=2)
+    B_x = xs.norm(dim=-1).amax(0)
+    L_w = L_x * B_x / (1 - lam)
+    return L_f * L_w * delta / (1 - lam) + lam ** k * L_f * L_x * B_x / (1 - lam)
