@@ -30,7 +30,7 @@ CHAPTER = Chapter(
               help="longest horizon K of the single-rate fits to a power-law memory"),
     ),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.dynamics.systems:spectral_radius",
-             "rnnrepro.core.convergence:worst_rate", "rnnrepro.dynamics.truncation:truncation_errors",
+             "rnnrepro.dynamics.forgetting:step_factor", "rnnrepro.dynamics.truncation:truncation_errors",
              "rnnrepro.dynamics.linear_memory:decay_rate"),
     question="the notation and tools the papers share",
 )
