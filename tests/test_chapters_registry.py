@@ -31,11 +31,13 @@ def test_every_registered_entry_is_clean():
     ({"cites": ("nobody1999",)}, ["cites 'nobody1999', which book/references.bib does not define"]),
     ({"helpers": ("rnnrepro.core.fits.exponential_rate",)}, ["is not written package.module:function"]),
     ({"question": " "}, ["question= is empty"]),
+    ({"texts": ()}, ["texts=()", "does not name the paper's text file"]),
+    ({"texts": ("../papers/x.pdf",)}, ["does not name the paper's text file"]),
     ({"gaps": (("rnnrepro.core.fits:exponential_rate", "why"),)}, ["gaps= names", "not one of its helpers="]),
     ({"gaps": ("rnnrepro.core.lyapunov:largest_lyapunov",)}, ["gaps= is not a tuple of (helper, reason) pairs"]),
 ])
 def test_each_mistake_gives_one_problem_that_names_the_fix(change, words):
-    problems = entry_problems(dataclasses.replace(GOOD, **change), "dynamics")
+    problems = entry_problems(dataclasses.replace(GOOD, **({"gaps": ()} | change)), "dynamics")
     assert len(problems) == 1, problems
     assert all(w in problems[0] for w in words), problems[0]
     assert "\n" not in problems[0]
