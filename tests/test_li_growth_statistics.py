@@ -35,7 +35,7 @@ def test_plateau_point_statistics_on_exact_exponentials():
 
 def test_escape_statistics_rate_and_power_law_control():
     mus = np.arange(4.0, 31.0, 1.0)
-    esc = dict(tau=np.exp(0.9 * mus), sep=np.exp(0.8 * mus), control=1.0 + mus)
+    esc = dict(tau=np.exp(0.9 * mus), sep=np.exp(0.8 * mus), control=1.0 + mus, sep_control=2.0 + mus)
     et = G.escape_statistics(mus, esc, np.exp(-0.45 * mus), w_f=0.5)
     assert et["rate_top"] == pytest.approx(1.8, rel=1e-12)
     assert et["rate_window"] == pytest.approx(1.8, rel=1e-12)
@@ -44,6 +44,9 @@ def test_escape_statistics_rate_and_power_law_control():
     assert et["tg2_slope_top"] == pytest.approx(0.0, abs=1e-12)
     assert et["tau_min_fit"] == pytest.approx(math.exp(7.2))
     assert et["loglinear"] > 1 > et["loglinear_ctl"]
+    # the separation time's control is the undelayed target's separation time (not its loss hitting time)
+    assert et["sep_shape_ctl"] == pytest.approx(
+        math.log((30 + 2) / (24 + 2)) / 6 / (math.log((14 + 2) / (8 + 2)) / 6), rel=1e-12)
 
 
 def test_leave_time():

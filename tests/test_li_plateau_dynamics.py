@@ -19,6 +19,7 @@ def test_plateau_point_and_escape_small():
     assert pp["bump"]["grad"][1] < pp["bump"]["grad"][0]
     esc = plateau_dynamics.escape_times([4.0, 8.0], THETA0, delta=0.01, level=LEVEL, delta_theta=0.5, tmax=1e6)
     assert esc["tau"][1] > esc["tau"][0] and esc["control"][1] < 0.1
+    assert esc["sep"][1] > esc["sep"][0] and np.all(esc["sep_control"] < 1.0)   # the undelayed target separates at once
     assert not unlabelled_axes(figures.plateau_point(pp))
 
 

@@ -72,25 +72,29 @@ class LinearProgramFailed(RuntimeError):
     """HiGHS did not solve an L¹ fit to optimality (the message names the width and β)."""
 
 
-def uniform_fit(rho: Kernel, m: int, beta: float, grid: Grid | None = None, *, gap_tol: float = 1e-4) -> np.ndarray:
+_HIGHS = dict(primal_feasibility_tolerance=1e-10, dual_feasibility_tolerance=1e-10)   # default 1e-7: gaps of 1e-3
+
+
+def uniform_fit(rho: Kernel, m: int, beta: float, grid: Grid | None = None, *, gap_tol: float = 1e-3,
+                gap_floor: float = 1e-10) -> np.ndarray:
     """Legendre coefficients (m,) of q minimising Σ_i w_i |f(s_i) − q(s_i)| on the quadrature grid
     (the L¹(ds) norm of the module doc), solved exactly as a linear program.
 
     We solve the dual, max_y Σ_i w_i f_i y_i subject to Σ_i w_i y_i P_k(s_i) = 0 (k < m), |y_i| ≤ 1
     (m equality rows instead of the primal's 2n inequalities); the coefficients are minus the
     multipliers of its equalities. The primal objective of those coefficients must equal the dual
-    optimum to ``gap_tol`` (relative; 1e-12 of ‖f‖ absolute): a certificate of optimality, else
-    LinearProgramFailed."""
+    optimum to ``gap_tol`` (relative) plus ``gap_floor``·‖f‖ (for exact fits, optimum ≈ 0): a certificate
+    of optimality, else LinearProgramFailed."""
     s, ws = s_grid() if grid is None else grid
     f = rho(-np.log(s) / beta) / s
     V = leg.legvander(2 * s - 1, m - 1)
     fw, Vw = ws * f, ws[:, None] * V               # rows scaled by the weights: residual w_i (f_i − (Vb)_i)
-    res = linprog(-fw, A_eq=Vw.T, b_eq=np.zeros(m), bounds=(-1, 1), method="highs")
+    res = linprog(-fw, A_eq=Vw.T, b_eq=np.zeros(m), bounds=(-1, 1), method="highs", options=_HIGHS)
     if res.status != 0:
         raise LinearProgramFailed(f"L¹ fit (width {m}, β = {beta:.4g}): HiGHS status {res.status}: {res.message}")
     b = -res.eqlin.marginals
     primal, dual = float(np.abs(fw - Vw @ b).sum()), -float(res.fun)
-    if primal - dual > gap_tol * abs(dual) + 1e-12 * float(np.abs(fw).sum()):   # floor: exact fits, optimum ≈ 0
+    if primal - dual > gap_tol * abs(dual) + gap_floor * float(np.abs(fw).sum()):
         raise LinearProgramFailed(f"L¹ fit (width {m}, β = {beta:.4g}): duality gap {primal - dual:.3e} "
                                   f"on an optimum {dual:.3e}")
     return b

@@ -57,11 +57,12 @@ def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float
                       window: tuple[float, float] = (8.0, 20.0)) -> dict:
     """Reduce the escape-time sweep to the numbers Thm 5.1 and Fig. 3 are checked on.
 
-    mus (n,) increasing memories; esc from :func:`rnnrepro.li.plateau_dynamics.escape_times` (tau, sep, control (n,));
+    mus (n,) increasing memories; esc from :func:`rnnrepro.li.plateau_dynamics.escape_times` (tau, sep, control,
+    sep_control (n,));
     grad (n,) ‖∇J(θ₀)‖; w_f the dead neuron's rate. Fits use 1/ω ≥ ``mu_min``; "top" is the last ``span``
     units. Returns floats (``_ctl``: the power law through the fitted range's end points, or the undelayed
-    target's times, or the pre-asymptotic ``window``) and the arrays ``fit_mask``, ``power_law`` (fitted
-    range) and the fits ``fit_tau``, ``fit_sep`` (for the figure).
+    target's times of the same kind, or the pre-asymptotic ``window``) and the arrays ``fit_mask``,
+    ``power_law`` (fitted range) and the fits ``fit_tau``, ``fit_sep`` (for the figure).
     """
     mus = np.asarray(mus, float)
     fit = mus >= mu_min
@@ -74,7 +75,7 @@ def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float
         growth_shape=secant_slope_ratio(mu_fit, tau_fit, span), growth_shape_ctl=secant_slope_ratio(mu_fit, poly, span),
         loglinear=exp_vs_power(mu_fit, tau_fit), loglinear_ctl=exp_vs_power(mu_fit, poly),
         sep_shape=secant_slope_ratio(mu_fit, esc["sep"][fit], span),
-        sep_shape_ctl=secant_slope_ratio(mu_fit, esc["control"][fit], span),
+        sep_shape_ctl=secant_slope_ratio(mu_fit, esc["sep_control"][fit], span),
         rate_top=_slope(mu_fit[top], tau_fit[top]) / w_f, rate_window=_slope(mus[win], esc["tau"][win]) / w_f,
         slope_window=_slope(mus[win], esc["tau"][win]), slope_top=_slope(mu_fit[top], tau_fit[top]),
         tg2_slope_top=_slope(mu_fit[top], (esc["tau"] * np.asarray(grad) ** 2)[fit][top]),

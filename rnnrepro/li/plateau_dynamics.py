@@ -38,11 +38,14 @@ def lemma_c1(mus: ArrayLike, w: float) -> tuple[np.ndarray, np.ndarray]:
 
 def escape_times(mus: ArrayLike, theta0: np.ndarray, *, delta: float, level: float, delta_theta: float,
                  tmax: float) -> dict:
-    """Hitting times τ₀(δ) (loss), τ_sep(δ_θ) (parameters), and τ₀ for the contrast target."""
+    """Hitting times τ₀(δ) (loss) and τ_sep(δ_θ) (parameters) for the two-part target, and both for the
+    undelayed contrast target of the same plateau height (``control``, ``sep_control``); arrays (len(mus),)."""
+    ctl_t = [T.exp_tail_control(mu, level) for mu in mus]
     tau = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta, tmax=tmax) for mu in mus])
     sep = np.array([GF.hitting_time(theta0, T.two_part(mu), delta=delta_theta, tmax=tmax, kind="param") for mu in mus])
-    ctl = np.array([GF.hitting_time(theta0, T.exp_tail_control(mu, level), delta=delta, tmax=tmax) for mu in mus])
-    return dict(mus=np.asarray(mus, float), tau=tau, sep=sep, control=ctl)
+    ctl = np.array([GF.hitting_time(theta0, tg, delta=delta, tmax=tmax) for tg in ctl_t])
+    sep_ctl = np.array([GF.hitting_time(theta0, tg, delta=delta_theta, tmax=tmax, kind="param") for tg in ctl_t])
+    return dict(mus=np.asarray(mus, float), tau=tau, sep=sep, control=ctl, sep_control=sep_ctl)
 
 
 def gd_vs_flow(mus: ArrayLike, theta0: np.ndarray, lr: float, delta: float) -> float:

@@ -60,14 +60,15 @@ def fig4_closed_form(mus: Sequence[float], *, m: int, dt: float, horizon: float,
 
 def fig4_sample_paths(mus: Sequence[float], acts: Sequence[str], *, m: int, dt: float, horizon: float, batch: int,
                       steps: int, lr: float, seed: int,
-                      window: int, clip: float | None = None) -> dict:
-    """SGD on real white-noise sample paths (fresh batch each step, gradient norm clipped at
-    ``clip``) → {(act, mu): smoothed loss (steps,)}."""
+                      window: int, clip: float | None = None,
+                      target: Callable[[float], T.Sum] = T.two_part) -> dict:
+    """SGD on real white-noise sample paths of ``target(mu)`` (default: the two-part target; fresh batch each
+    step, gradient norm clipped at ``clip``) → {(act, mu): smoothed loss (steps,)}."""
     out = {}
     for act in acts:
         for mu in mus:
             n = int(round((mu + horizon) / dt))
-            rho = T.two_part(mu)(dt * np.arange(n))
+            rho = target(mu)(dt * np.arange(n))
             rng = np.random.default_rng(seed + 1)
             p0 = E.structured_init(m, np.random.default_rng(seed))
 
