@@ -28,3 +28,17 @@ def test_steady_states_contractive_lstm_is_fixed():
     assert out.shape == (P, 2, 4, 100, 1) and cmax.shape == (P, 2, 4)
     labels, spreads = bif.classify_all(out)
     assert (labels == "fixed").all() and spreads.max() < 1e-8
+
+
+def test_aperiodic_rows_tells_cycles_from_chaos():
+    t = np.arange(100)
+    cycle4 = np.tile([0.1, 0.5, -0.2, 0.3], 25)                      # period 4
+    fixed = np.full(100, 0.7)
+    logistic = np.empty(100)
+    logistic[0] = 0.3
+    for k in range(99):                                               # the logistic map at r = 4: chaotic
+        logistic[k + 1] = 4 * logistic[k] * (1 - logistic[k])
+    slow = np.sin(2 * np.pi * t / 40)                                 # period 40 > max_period
+    assert list(bif.aperiodic_rows(np.stack([cycle4, fixed, logistic, slow]), max_period=25)) == [
+        False, False, True, True]
+    assert not bif.aperiodic_rows(slow[None], max_period=40)[0]

@@ -53,3 +53,11 @@ def test_plane_cost_zero_at_true_and_separation():
     assert cl.separation_time(0.6 * W0) == -1
     std_min, spread = cl.long_run_spread(W0, n_starts=20, n_steps=600)
     assert std_min > 0.01 and spread > 0.01
+
+
+def test_exponent_at_reads_the_nearest_grid_point():
+    import numpy as np
+    s_lyap = np.array([0.5, 1.0, 1.5, 2.0])
+    lam = np.array([-1.0, 0.2, -0.3, -0.5])
+    got = cl.exponent_at([0.5, 0.7, 0.8, 1.24, 1.26, 2.0], s_lyap, lam)
+    assert list(got) == [-1.0, -1.0, 0.2, 0.2, -0.3, -0.5]

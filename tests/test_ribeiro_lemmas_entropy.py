@@ -38,3 +38,13 @@ def test_tanh_map_entropies():
     d = entropy.tanh_map_entropies(np.array([[0.6, -0.5], [0.4, 0.7]]), np.zeros(2), n_steps=1, n=4000)
     assert d["H"].shape == (2,) and abs(np.diff(d["H"])[0] - d["E_logdet"][0]) < 0.1
     assert d["NlogL"] < 0
+
+
+def test_gaussian_entropy_closed_form_and_quadrature():
+    from scipy.stats import norm
+    for sigma in (1.0, 0.3, 1e-3, 0.8 ** 200):
+        want = float(norm(scale=sigma).entropy())                      # scipy's formula, a third evaluation
+        assert abs(entropy.gaussian_entropy(sigma) - want) < 1e-12
+        assert abs(entropy.gaussian_entropy_quadrature(sigma) - want) < 1e-9
+    # the entropy of a shrinking Gaussian falls without bound, by log 0.8 per step
+    assert abs(entropy.gaussian_entropy(0.8 ** 200) - entropy.gaussian_entropy(1.0) - 200 * np.log(0.8)) < 1e-9

@@ -3,7 +3,8 @@ import pytest
 import torch
 
 from rnnrepro.ribeiro.minima import (count_strict_local_minima_1d, count_strict_local_minima_2d, density_ratio,
-                                    strict_local_minima_mask_1d, strict_local_minima_mask_2d, strict_minima_beyond)
+                                    line_grid, strict_local_minima_mask_1d, strict_local_minima_mask_2d,
+                                    strict_minima_beyond)
 
 
 def test_1d_counts_interior_strict_minima_only():
@@ -67,3 +68,13 @@ def test_strict_minima_beyond_ignores_shallow_dips():
         strict_minima_beyond(v, -1.0)
     with pytest.raises(ValueError):
         strict_minima_beyond(v[None], 0.0)
+
+
+def test_line_grid_has_exact_nodes_and_no_near_duplicates():
+    raw = np.union1d(np.linspace(-0.1, 1.1, 121), [0.0, 1.0])          # linspace misses 0 and 1 by round-off
+    assert np.diff(raw).min() < 1e-9                                    # the defect: two points beside 0 (and 1)
+    s = line_grid(-0.1, 1.1, 121, [0.0, 1.0])
+    assert len(s) == 121 and np.diff(s).min() > 0.009                   # 0 and 1 are grid points, spacing 0.01
+    assert 0.0 in s and 1.0 in s
+    assert np.abs(s - np.linspace(-0.1, 1.1, 121)).max() < 1e-12
+    assert len(line_grid(-0.1, 1.1, 20, [0.0, 1.0])) == 22             # nodes off the spaced grid are added

@@ -81,3 +81,13 @@ def test_minimum_kept_looks_next_to_the_training_minimum():
     assert not pop.minimum_kept(train, shifted, near=2)
     assert pop.minimum_kept(train, shifted, near=3)
     assert not pop.minimum_kept(train, np.linspace(1.0, 2.0, 9))            # no minimum at all on validation
+
+
+def test_output_spreads_is_the_spread_of_each_output():
+    rng = np.random.default_rng(0)
+    out = rng.normal(size=(3, 6, 8, 40, 4))                             # (P, inputs, initial states, time, outputs)
+    out[0, 2, :, :, 1] = 0.25                                           # one output at a single fixed point
+    got = pop.output_spreads(out)
+    assert got.shape == (3, 6, 4)
+    want = np.abs(out - np.median(out, axis=(2, 3), keepdims=True)).max(axis=(2, 3))   # max |o - median|
+    assert np.allclose(got, want) and got[0, 2, 1] == 0.0

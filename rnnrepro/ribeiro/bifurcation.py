@@ -53,6 +53,11 @@ def smallest_period(x: np.ndarray, max_period: int = MAX_PERIOD, tol: float = PE
     return 0
 
 
+def aperiodic_rows(x: np.ndarray, max_period: int = 25, tol: float = PERIOD_TOL) -> np.ndarray:
+    """For each row of x (S, L), whether it has no period ≤ max_period (:func:`smallest_period`): (S,) bool."""
+    return np.array([smallest_period(row, max_period, tol) == 0 for row in np.asarray(x)], dtype=bool)
+
+
 def classify(traj: np.ndarray) -> tuple[str, float, int]:
     """Classify steady states traj (n_ic, L): ('fixed' | 'multistable' | 'periodic' | 'aperiodic', spread, period).
 

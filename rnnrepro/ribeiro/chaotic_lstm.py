@@ -122,6 +122,13 @@ def s_grid(n: int, lo: float = 0.5, hi: float = 2.0) -> np.ndarray:
     return s
 
 
+def exponent_at(s: ArrayLike, s_lyap: ArrayLike, lam: ArrayLike) -> np.ndarray:
+    """The exponent at each point of ``s`` (S,), read off the nearest point of the grid ``s_lyap`` (L,) on which
+    ``lam`` (L,) was measured: (S,)."""
+    s, s_lyap = np.asarray(s, float), np.asarray(s_lyap, float)
+    return np.asarray(lam, float)[np.abs(s[:, None] - s_lyap[None]).argmin(1)]
+
+
 def separation_time(W: torch.Tensor, eps: float = 1e-10, thresh: float = 1e-3, n_steps: int = 400) -> int:
     """First step at which two trajectories started eps apart in h[0] differ by > thresh (-1 if never)."""
     h0 = torch.tensor([[0.5, 0.5], [0.5 + eps, 0.5]], dtype=W.dtype)

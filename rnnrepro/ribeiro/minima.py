@@ -78,3 +78,10 @@ def density_ratio(mask: np.ndarray, inside: np.ndarray, outside: np.ndarray) -> 
     mask, inside, outside: boolean arrays of one shape; the outside count is floored at 1."""
     mask, inside, outside = (np.asarray(a, bool) for a in (mask, inside, outside))
     return float((mask[inside].sum() / inside.sum()) / (max(mask[outside].sum(), 1) / outside.sum()))
+
+
+def line_grid(lo: float, hi: float, n: int, nodes: ArrayLike = ()) -> np.ndarray:
+    """``n`` evenly spaced points of [lo, hi] joined with the exact ``nodes`` (e.g. 0 and 1), sorted, with no
+    near-duplicate: the spaced points are rounded to 12 decimals first, so that a point 1e-17 from a node
+    (``linspace``'s round-off) becomes that node instead of a second grid point beside it."""
+    return np.union1d(np.round(np.linspace(lo, hi, n), 12), np.asarray(nodes, float))

@@ -138,5 +138,12 @@ def steady_state_spreads(theta_init: np.ndarray, theta_final: np.ndarray, s: np.
         readout = lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
         out, _ = bif.steady_states(P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"], inputs=torch.eye(6), readout=readout,
                                    n_ic=8, n_steps=600, burn=300, seed=seed)
-        spreads.append(np.stack([bif.classify_all(out, channel=j)[1] for j in range(out.shape[-1])], -1))
+        spreads.append(output_spreads(out))
     return np.stack(spreads)
+
+
+def output_spreads(out: np.ndarray) -> np.ndarray:
+    """Spread of every output of steady states ``out`` (P, K inputs, n_ic, L, R outputs), as
+    :func:`bifurcation.classify_all` measures it, one output (channel) at a time: (P, K, R)."""
+    from rnnrepro.ribeiro import bifurcation as bif
+    return np.stack([bif.classify_all(out, channel=j)[1] for j in range(out.shape[-1])], -1)

@@ -39,11 +39,11 @@ CHAPTER = Chapter(
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent"),
-    question="whether chaotic and periodic attractors make the cost intricate (chaos does; the stable cycles "
-             "we tested do not)",
+    question="whether chaotic and periodic attractors make the cost intricate (chaos and the periodic windows "
+             "inside the chaotic band do; the stable cycles above the band do not)",
     note="The temporal-order experiments (Figs. 3–9) as rates over a 50-seed sweep at the paper's configuration "
          "(trained on the CPU to epoch 500 and shipped), with a 10-seed, 3000-epoch sweep from a GPU",
     gaps=(("rnnrepro.core.lyapunov:largest_lyapunov",
            "the paper states no Lyapunov exponent; λ enters Theorem 1 only through our refinement L_f = e^λ "
-           "(findings of ours), and into paper claims only through its sign"),),
+           "(findings of ours), and into paper claims only through its sign or ratios of exponents"),),
 )
