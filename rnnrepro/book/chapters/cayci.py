@@ -24,6 +24,8 @@ CHAPTER = Chapter(
         Param("lin_seeds", int, fast=3, full=8, low=1, high=32, help="initialisations per width (Props. 3-5)"),
         Param("train_max_log2", int, fast=8, full=10, low=6, high=12,
               help="largest width 2^k of the training runs (widths 2^6, 2^8, ... )"),
+        Param("label_noise", float, fast=0.0, full=0.0, low=0.0, high=1.0,
+              help="sd of noise added to Theorem 1's training targets (0: in the transport class, as it asks)"),
         Param("tau_max", int, fast=1600, full=1600, low=100, high=25600,
               help="longest horizon τ; the runs use τ_max/16, τ_max/4, τ_max"),
         Param("cut_m", int, fast=128, full=512, low=16, high=4096, help="width of the cutoff-in-training runs"),
