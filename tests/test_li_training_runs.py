@@ -36,3 +36,17 @@ def test_undelayed_targets_have_unit_norm_and_decay():
     for t0, rho in zip((6.0, 10.0), rhos.values()):
         assert 0.1 * rho @ rho == pytest.approx(1.0)
         assert rho[1] / rho[0] == pytest.approx(math.exp(-0.1 / t0))
+
+
+def test_sample_paths_train_on_the_target_given():
+    """The sample-path runs use ``target(mu)``: the same seed on another target gives another curve, and the
+    default is the two-part target."""
+    from rnnrepro.li import targets
+
+    kw = dict(m=3, dt=0.2, horizon=8.0, batch=4, steps=10, lr=0.05, seed=0, window=1, clip=5.0)
+    default = training_runs.fig4_sample_paths([4.0], ("linear",), **kw)[("linear", 4.0)]
+    two = training_runs.fig4_sample_paths([4.0], ("linear",), target=targets.two_part, **kw)[("linear", 4.0)]
+    other = training_runs.fig4_sample_paths([4.0], ("linear",), target=lambda mu: targets.exp_tail_control(mu, 1.0),
+                                            **kw)[("linear", 4.0)]
+    np.testing.assert_array_equal(default, two)
+    assert not np.allclose(default, other)
