@@ -33,4 +33,20 @@ CHAPTER = Chapter(
              "rnnrepro.dynamics.forgetting:step_factor", "rnnrepro.dynamics.truncation:truncation_errors",
              "rnnrepro.dynamics.linear_memory:decay_rate"),
     question="the notation and tools the papers share",
+    gaps=(("rnnrepro.core.lyapunov:largest_lyapunov",
+           "none of the five papers states a Lyapunov exponent, so no paper claim reads one; the estimator is "
+           "calibrated by the integrity checks lyapunov.linear_map and lyapunov.logistic and read by the "
+           "findings attractor.*"),
+          ("rnnrepro.dynamics.systems:spectral_radius",
+           "read only by the finding attractor.fixed_point_exponent (log ρ(gW)) and a glued error of the "
+           "Lyapunov section; no paper claim reads a spectral radius (the memory claim's matrices get "
+           "ρ(A) = 0.9 from with_spectral_radius, which does not call it)"),
+          ("rnnrepro.dynamics.forgetting:step_factor",
+           "×1.1 fails contraction.rate_within_bound on the near-tight W = L Q; ×0.9 cannot fail an upper "
+           "bound (Miller & Hardt state d_{t+1} <= L d_t, not equality), and only the tightness finding "
+           "contraction.bound_attained (= L, ours) notices it"),
+          ("rnnrepro.dynamics.truncation:truncation_errors",
+           "×1.1 fails truncation.bound on the near-tight W = L Q; ×0.9 cannot fail an upper bound (Miller & "
+           "Hardt's proof of Lemma 1 states <= L^k ||h_{t-k}||, not equality), and only the tightness finding "
+           "truncation.attained (= 1, ours) notices it")),
 )
