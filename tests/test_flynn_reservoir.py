@@ -54,3 +54,22 @@ def test_readout_training_descends_and_errors():
     assert d.ratio.max() < 0.25 and monotone_violation(d.loss_star) == 0.0 and d.loss_star[-1] < d.loss_star[0]
     with pytest.raises(ValueError, match="need v"):
         rs.ReservoirReadoutNet(np.zeros((3, 2)), np.ones(2), np.ones(2))
+
+
+def test_readout_derivatives_fd_against_closed_forms():
+    from rnnrepro.flynn.activations import L_DDSIGMA, ddsigma, dsigma
+    rng = np.random.default_rng(3)
+    w, x2 = 5 * rng.standard_normal((2, 6)), rng.uniform(0, 1, 6)
+    for omega in (np.tanh(w), w):
+        u = omega @ x2
+        J, H = rs.readout_derivatives_fd(omega, x2)
+        assert np.abs(J - dsigma(u)[:, None] * omega).max() < 1e-8
+        H_exact = ddsigma(u)[:, None, None] * omega[:, :, None] * omega[:, None, :]
+        assert np.abs(H - H_exact).max() < 1e-5 * max(1.0, np.abs(H_exact).max())
+    # squashed: within k and L_σ'' whatever w; unsquashed at a state where u = 0 exceeds k
+    J, H = rs.readout_derivatives_fd(np.tanh(w), x2)
+    assert np.linalg.norm(J, 2) <= rs.coupling_bound(2, 6) and np.abs(H).max() <= L_DDSIGMA
+    x0 = np.zeros(6)
+    J0, _ = rs.readout_derivatives_fd(w, x0)
+    assert np.linalg.norm(J0, 2) == pytest.approx(0.25 * np.linalg.norm(w, 2), rel=1e-8)
+    assert np.linalg.norm(J0, 2) > rs.coupling_bound(2, 6)

@@ -103,3 +103,12 @@ def test_logistic_squash_of_7_4_as_printed():
     assert sampled_measure_sup(net, W5, 1, 500, np.random.default_rng(0)) <= -beta + 1e-12
     with pytest.raises(ValueError, match="squash_fn"):
         SquashedNet(gain, complete_graph(n), np.zeros(n), np.arange(2), np.zeros(2), squash_fn="relu")
+
+
+def test_in_star_chain_degrees():
+    from rnnrepro.flynn.squashed_network import in_star_chain
+    m = in_star_chain(6)
+    assert np.all(np.diag(m) == 0)
+    assert list(m.sum(axis=1)) == [5, 1, 1, 1, 1, 1]          # in(i): row sums (edge j -> i)
+    assert list(m.sum(axis=0)) == [1, 2, 2, 2, 2, 1]          # out(j): column sums
+    assert m[0, 3] == 1 and m[4, 3] == 1 and m[3, 4] == 0

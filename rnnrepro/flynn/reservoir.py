@@ -30,6 +30,19 @@ def reservoir_rate(v: np.ndarray) -> float:
     return 1.0 - L_DSIGMA * float(np.linalg.norm(v, 2))
 
 
+def readout_derivatives_fd(omega: np.ndarray, x2: np.ndarray, eps1: float = 1e-6,
+                           eps2: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """Central differences of the readout's drive f₁(x₂) = σ(ω x₂) (the −x₁ leak has no x₂-derivative) at x₂ (n₂,):
+    D_{x₂} f₁ (n₁, n₂) with step ε₁ and D²_{x₂} f₁ (n₁, n₂, n₂) with second differences of step ε₂."""
+    n2 = x2.shape[0]
+    f1 = lambda z: sigma(omega @ z)  # noqa: E731
+    E1, E2 = eps1 * np.eye(n2), eps2 * np.eye(n2)
+    J = np.stack([(f1(x2 + e) - f1(x2 - e)) / (2 * eps1) for e in E1], axis=1)
+    H = np.stack([np.stack([(f1(x2 + a + b) - f1(x2 + a - b) - f1(x2 - a + b) + f1(x2 - a - b)) / (4 * eps2 ** 2)
+                            for b in E2], axis=1) for a in E2], axis=1)
+    return J, H
+
+
 def pair_distances(v: np.ndarray, u: np.ndarray, rho: np.ndarray, w: ArrayLike, *, x1: np.ndarray, x2: np.ndarray,
                    T: float, n_out: int = 301) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Integrate P copies (x₁ (P, n₁), x₂ (P, n₂)) with fixed weights; returns t, X1 (T, P, n₁), X2 (T, P, n₂)."""

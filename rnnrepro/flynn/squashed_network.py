@@ -180,6 +180,17 @@ def complete_graph(n: int) -> np.ndarray:
     return 1.0 - np.eye(n)
 
 
+def in_star_chain(n: int) -> np.ndarray:
+    """Mask (n, n) of a graph whose in- and out-degrees differ: every node j ≥ 1 feeds node 0 (the in-star)
+    and the chain 0 → 1 → … → n−1. in(0) = n − 1, in(j) = 1; out(0) = 1, out(j) = 2 for 1 ≤ j ≤ n − 2,
+    out(n−1) = 1 (mask[i, j] = 1 for an edge j → i; no self-loops)."""
+    if n < 3:
+        raise ValueError(f"in_star_chain needs n >= 3, got {n}")
+    mask = np.zeros((n, n))
+    mask[0, 1:] = 1.0
+    mask[np.arange(1, n), np.arange(n - 1)] = 1.0
+    return mask
+
 
 def sampled_measure_sup(net: SquashedNet, w: ArrayLike, ord: Ord, count: int, rng: np.random.Generator,
                         box: float = 5.0) -> float:

@@ -28,7 +28,7 @@ CHAPTER = Chapter(
         Param("n_tau", int, fast=13, full=25, low=5, high=60, help="τ values of the max-ratio-vs-τ sweep"),
     ),
     cites=("flynn2015timescale",),
-    helpers=("rnnrepro.flynn.matrix_measures:measure", "rnnrepro.flynn.matrix_measures:envelope_ratio",
+    helpers=("rnnrepro.flynn.matrix_measures:measure", "rnnrepro.flynn.matrix_measures:window_envelope_ratio",
              "rnnrepro.flynn.trajectories:integrate_copies", "rnnrepro.flynn.network:fd_gradient",
              "rnnrepro.flynn.squashed_network:fd_second_derivatives", "rnnrepro.flynn.conservatism:crossing_log",
              "rnnrepro.flynn.extremal_system:max_invariant_ratio"),
