@@ -172,3 +172,11 @@ def test_verdicts_html_lists_every_paper_claim_under_its_kind_with_the_headline_
     assert ('<span class="rnnrepro-profile">full</span> reproduced' in shown
             and '<span class="rnnrepro-profile">fast</span> holds' in shown)
     assert ct.verdicts_html(rows[3:]) == '<p class="rnnrepro-claims-title">No paper claims.</p>'
+
+
+def test_a_quote_shows_its_display_math_inline_and_closes_a_cut_one():
+    assert ct.quote_math(r"provided $||W|| < 1$. Indeed, $$ a \le b $$ so") == \
+        r"provided $||W|| < 1$. Indeed, $a \le b$ so"
+    assert ct.quote_math(r"yields $$ \|h_t\| \le \lambda^k") == r"yields $\|h_t\| \le \lambda^k$"
+    assert '<span class="math notranslate nohighlight">\\(a \\le b\\)</span>' in ct.quote_html(
+        {"quote": r"Indeed, $$ a \le b $$ so it is", "type": "statement"})

@@ -40,3 +40,11 @@ def test_descriptions():
     assert AtMost(0.5).describe() == "≤ 0.5"
     assert Between(0, 1).describe() == "∈ [0, 1]"
     assert "±" in Within(1.0, atol=0.1, rtol=0.01).describe()
+
+
+def test_num_never_shows_a_bound_as_a_rounder_number():
+    from rnnrepro.book.criteria import AtMost, num
+
+    assert AtMost(1 + 1e-6).describe() == "≤ 1.000001"          # not "≤ 1": the tolerance shows
+    assert [num(x) for x in (0.5, 1e-12, 2.5e4, 0.1 + 0.2, -0.10536051565782628)] == \
+        ["0.5", "1e-12", "25000", "0.3", "-0.105361"]

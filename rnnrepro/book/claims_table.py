@@ -115,7 +115,15 @@ def quote_html(c: dict) -> str:
         return ""
     kind = f"{c['type']} · " if c.get("type") else ""
     return (f'<details class="claim-quote" open><summary>{kind}the paper says</summary>'
-            f'<q>{inline_html(c["quote"])}</q></details>')
+            f'<q>{inline_html(quote_math(c["quote"]))}</q></details>')
+
+
+def quote_math(quote: str) -> str:
+    """A quote's math as inline ``$…$``: a display ``$$…$$`` becomes inline, and one the excerpt cuts off
+    (an opening ``$`` without its closing one) is closed at the quote's end."""
+    parts = quote.split("$$")                  # odd parts are display math, the last one maybe cut off
+    text = "".join(f"${part.strip()}$" if i % 2 and part.strip() else part for i, part in enumerate(parts))
+    return text + "$" if len(re.findall(r"(?<!\\)\$", text)) % 2 else text
 
 
 def full_note(full: dict) -> str:

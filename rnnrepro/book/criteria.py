@@ -10,6 +10,19 @@ import math
 from dataclasses import dataclass
 
 
+def num(x: float) -> str:
+    """``x`` to 6 significant digits, unless that rounds it to a rounder number than it is: then with as
+    many more digits as it takes (``1 + 1e-6`` → ``1.000001``, not ``1``; ``0.1 + 0.2`` → ``0.3``)."""
+    text = format(x, ".6g")
+    if not math.isfinite(x) or len(text.split("e")[0].lstrip("-0.").replace(".", "")) >= 6:
+        return text
+    for digits in range(7, 13):
+        if math.isclose(float(text), x, rel_tol=1e-12, abs_tol=0.0):
+            break
+        text = format(x, f".{digits}g")
+    return text
+
+
 def _finite(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
@@ -24,7 +37,7 @@ class AtMost:
         return _finite(x) and x <= self.bound
 
     def describe(self) -> str:
-        return f"≤ {self.bound:g}"
+        return f"≤ {num(self.bound)}"
 
 
 @dataclass(frozen=True)
@@ -37,7 +50,7 @@ class AtLeast:
         return _finite(x) and x >= self.bound
 
     def describe(self) -> str:
-        return f"≥ {self.bound:g}"
+        return f"≥ {num(self.bound)}"
 
 
 @dataclass(frozen=True)
@@ -50,7 +63,7 @@ class Below:
         return _finite(x) and x < self.bound
 
     def describe(self) -> str:
-        return f"< {self.bound:g}"
+        return f"< {num(self.bound)}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,7 @@ class Above:
         return _finite(x) and x > self.bound
 
     def describe(self) -> str:
-        return f"> {self.bound:g}"
+        return f"> {num(self.bound)}"
 
 
 @dataclass(frozen=True)
@@ -81,7 +94,7 @@ class Between:
         return _finite(x) and self.lo <= x <= self.hi
 
     def describe(self) -> str:
-        return f"∈ [{self.lo:g}, {self.hi:g}]"
+        return f"∈ [{num(self.lo)}, {num(self.hi)}]"
 
 
 @dataclass(frozen=True)
@@ -100,10 +113,10 @@ class Within:
         return _finite(x) and abs(x - self.target) <= self.atol + self.rtol * abs(self.target)
 
     def describe(self) -> str:
-        parts = [f"{self.atol:g}"] if self.atol else []
+        parts = [f"{num(self.atol)}"] if self.atol else []
         if self.rtol:
-            parts.append(f"{self.rtol:g}·|{self.target:g}|")
-        return f"= {self.target:g} ± {' + '.join(parts)}"
+            parts.append(f"{num(self.rtol)}·|{num(self.target)}|")
+        return f"= {num(self.target)} ± {' + '.join(parts)}"
 
 
 @dataclass(frozen=True)
