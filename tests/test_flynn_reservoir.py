@@ -73,3 +73,32 @@ def test_readout_derivatives_fd_against_closed_forms():
     J0, _ = rs.readout_derivatives_fd(w, x0)
     assert np.linalg.norm(J0, 2) == pytest.approx(0.25 * np.linalg.norm(w, 2), rel=1e-8)
     assert np.linalg.norm(J0, 2) > rs.coupling_bound(2, 6)
+
+
+def test_readout_weight_derivatives_fd_against_closed_forms():
+    from rnnrepro.flynn.activations import ddsigma, dsigma
+    rng = np.random.default_rng(4)
+    w, x2 = 2 * rng.standard_normal((2, 4)), rng.uniform(0, 1, 4)
+    om, d1 = np.tanh(w), 1 - np.tanh(w) ** 2
+    d2 = -2 * om * d1
+    u = om @ x2
+    Dw, Dww, Dxw = rs.readout_weight_derivatives_fd(w, x2)
+    n1, n2 = w.shape
+    Dw_x, Dww_x, Dxw_x = np.zeros((n1, n1 * n2)), np.zeros((n1, n1 * n2, n1 * n2)), np.zeros((n1, n2, n1 * n2))
+    for i in range(n1):
+        for j in range(n2):
+            a = i * n2 + j
+            Dw_x[i, a] = dsigma(u[i]) * d1[i, j] * x2[j]
+            Dww_x[i, a, a] += dsigma(u[i]) * d2[i, j] * x2[j]
+            Dxw_x[i, j, a] += dsigma(u[i]) * d1[i, j]
+            for k in range(n2):
+                Dww_x[i, a, i * n2 + k] += ddsigma(u[i]) * d1[i, j] * x2[j] * d1[i, k] * x2[k]
+                Dxw_x[i, k, a] += ddsigma(u[i]) * om[i, k] * d1[i, j] * x2[j]
+    assert np.abs(Dw - Dw_x).max() < 1e-8
+    assert np.abs(Dww - Dww_x).max() < 1e-6 and np.abs(Dxw - Dxw_x).max() < 1e-6
+    b = rs.readout_weight_bounds()
+    assert np.abs(Dw).max() <= b[0] and np.abs(Dww).max() <= b[1] and np.abs(Dxw).max() <= b[2]
+    # unsquashed: D²_{x₂,w} grows with w (σ''(u) w_ik x_j), beyond the squashed bound for large w at u ≈ ±1.3
+    w_big = np.array([[40.0, -40.0 + 1.3]])
+    _, _, Dxw0 = rs.readout_weight_derivatives_fd(w_big, np.array([1.0, 1.0]), squash=False)
+    assert np.abs(Dxw0).max() > b[2]

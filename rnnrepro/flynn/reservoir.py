@@ -140,3 +140,34 @@ class ReservoirReadoutNet(AdjointNetwork):
 
     def newton_start(self, theta: ArrayLike) -> np.ndarray:
         return np.full(self.n, 0.5)
+
+
+TANH2_MAX = 4 / (3 * math.sqrt(3))  # max |tanh''|
+
+
+def readout_weight_bounds() -> tuple[float, float, float]:
+    """Entrywise bounds, uniform in w, on D_w f₁, D²_w f₁ and D²_{x₂,w} f₁ of f₁ = σ(tanh(w) x₂) for x₂ ∈ [0, 1]^{n₂}:
+    L_σ', L_σ'' + L_σ'·max|tanh''| and L_σ'' + L_σ' (from σ'(u_i) tanh'(w_ij) x_j and its derivatives)."""
+    from rnnrepro.flynn.activations import L_DDSIGMA
+    return L_DSIGMA, L_DDSIGMA + L_DSIGMA * TANH2_MAX, L_DDSIGMA + L_DSIGMA
+
+
+def readout_weight_derivatives_fd(w: np.ndarray, x2: np.ndarray, squash: bool = True, eps1: float = 1e-6,
+                                  eps2: float = 1e-4) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Central differences of f₁(x₂, w) = σ(ω x₂), ω = tanh(w) (or w unsquashed), w (n₁, n₂), x₂ (n₂,) in the weights:
+    D_w f₁ (n₁, n₁n₂) with step ε₁, D²_w f₁ (n₁, n₁n₂, n₁n₂) and D²_{x₂,w} f₁ (n₁, n₂, n₁n₂) with step ε₂."""
+    n1, n2 = w.shape
+    d = n2 + n1 * n2
+
+    def f1(Z: np.ndarray) -> np.ndarray:                       # Z (K, d) = (x₂, vec w) → (K, n₁)
+        W = Z[:, n2:].reshape(-1, n1, n2)
+        return sigma(np.einsum("kij,kj->ki", np.tanh(W) if squash else W, Z[:, :n2]))
+
+    z = np.concatenate([x2, w.ravel()])
+    E1, E2 = eps1 * np.eye(d), eps2 * np.eye(d)
+    J = ((f1(z + E1) - f1(z - E1)) / (2 * eps1)).T             # (n₁, d)
+    A, B = E2[:, None, :], E2[None, :, :]
+    pts = np.concatenate([(z + A + B), (z + A - B), (z - A + B), (z - A - B)]).reshape(-1, d)
+    F = f1(pts).reshape(4, d, d, n1)
+    H = np.moveaxis((F[0] - F[1] - F[2] + F[3]) / (4 * eps2 ** 2), -1, 0)   # (n₁, d, d)
+    return J[:, n2:], H[:, n2:, n2:], H[:, :n2, n2:]
