@@ -5,6 +5,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np
+import pytest
 
 from rnnrepro.book.plotting import unlabelled_axes
 from rnnrepro.li import figures
@@ -18,11 +19,33 @@ def test_density_and_curse_small():
     targets = approximation_sweeps.DENSITY_TARGETS
     assert set(dens) == set(targets) and dens["exp_type"]["err"][-1] < dens["exp_type"]["err"][0]
     assert not unlabelled_axes(figures.density(ms, dens, {k: v[0] for k, v in targets.items()}))
-    cur = approximation_sweeps.curse([1.0, 0.5], ms, betas, eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0, 0.5],
+    cur = approximation_sweeps.curse([1.0, 0.5], np.array([2, 4, 8, 16]), 2.0 ** -np.arange(7.0, -1, -1),
+                                     eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0, 0.5],
                                      x_mins=np.linspace(-20, 0, 5))
     assert cur["m_eps"][1] > cur["m_eps"][0] and cur["cond13"] > 1e3 >= cur["cond13_exp"]
-    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], ms, 0.05, 12))
-    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], ms, 0.05, 10 ** 6))  # none extrapolated
+    # the power law's rate scales with ω; exponential memory of the same time-scale keeps one (fast) rate
+    # (β grid of powers of 2: e^{-ωt}/(1+ωt) at ω = 1/2 is the ω = 1 kernel rescaled, so its rate is the same)
+    assert 0.9 < (cur["p"][1] / 0.5) / cur["p"][0] < 1.1 and cur["p_ctl"].min() > 3 * cur["p"][0]
+    assert abs(cur["p_ctl"][1] / cur["p_ctl"][0] - 1) < 0.01
+    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], cur["ms"], 0.05, 12))
+    # none extrapolated:
+    assert not unlabelled_axes(figures.curse(cur, dens["exp_type"]["err"], cur["ms"], 0.05, 10 ** 6))
+
+
+def test_extend_down_keeps_the_grid_and_its_ratio():
+    b = np.geomspace(1e-3, 2.0, 12)
+    e = approximation_sweeps.extend_down(b, 1e-4)
+    assert np.array_equal(e[-12:], b) and e[0] <= 1e-4 < e[1]
+    assert np.allclose(e[1:] / e[:-1], b[1] / b[0], rtol=1e-12)
+    assert np.array_equal(approximation_sweeps.extend_down(b, 1e-3), b)
+
+
+def test_curse_raises_when_the_best_beta_is_on_the_grid_edge():
+    ms, betas = np.array([8, 12]), np.geomspace(0.5, 2.0, 3)   # (1+t)^{-2} wants beta near 0.1 at m = 8
+    with pytest.raises(approximation_sweeps.BetaOnGridEdge, match="edge"):
+        approximation_sweeps.curse([1.0], ms, betas, eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0],
+                                   x_mins=np.linspace(-20, 0, 5))
+    approximation_sweeps.check_inside(np.array([1.0]), betas, "inside")   # an interior point passes
 
 
 def test_nonintegrable_control_keeps_an_unfittable_tail():

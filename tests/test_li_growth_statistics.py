@@ -41,6 +41,8 @@ def test_escape_statistics_rate_and_power_law_control():
     assert et["rate_window"] == pytest.approx(1.8, rel=1e-12)
     assert et["growth_shape"] == pytest.approx(1.0, abs=1e-12)
     assert et["growth_shape_ctl"] == pytest.approx(math.log(30 / 24) / math.log(14 / 8), rel=1e-12)
+    # the escape-time control is the undelayed target's escape time (1 + 1/ω here): log(31/25) / log(15/9)
+    assert et["growth_shape_undelayed"] == pytest.approx(math.log(31 / 25) / math.log(15 / 9), rel=1e-12)
     assert et["tg2_slope_top"] == pytest.approx(0.0, abs=1e-12)
     assert et["tau_min_fit"] == pytest.approx(math.exp(7.2))
     assert et["loglinear"] > 1 > et["loglinear_ctl"]

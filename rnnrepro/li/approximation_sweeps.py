@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 from rnnrepro.core.fits import power_law_exponent
 from rnnrepro.li import approximation as A
 from rnnrepro.li import targets as T
+from rnnrepro.li.approximation import Kernel
 
 
 DENSITY_TARGETS = {
@@ -58,18 +59,49 @@ def exact_instance(ms: Sequence[int], beta: float = 1.0) -> dict:
     return {k: np.array(v) for k, v in out.items()}
 
 
+def extend_down(betas: Sequence[float], lo: float) -> np.ndarray:
+    """The increasing log grid ``betas`` (n,) continued below its first point at the same ratio until it
+    reaches ``lo`` → (n + k,); the original points are kept exactly."""
+    betas = np.asarray(betas, float)
+    r = betas[1] / betas[0]
+    k = max(0, math.ceil(math.log(betas[0] / lo) / math.log(r) - 1e-9))
+    return np.concatenate([betas[0] * r ** -np.arange(k, 0, -1.0), betas])
+
+
+class BetaOnGridEdge(RuntimeError):
+    """The best β of a fitted width lies on the edge of the β grid (the optimum may lie outside it)."""
+
+
+def check_inside(best: np.ndarray, betas: Sequence[float], what: str) -> None:
+    """Raise BetaOnGridEdge if any chosen β in ``best`` is the first or last point of ``betas``."""
+    edge = np.isin(np.asarray(best), [betas[0], betas[-1]])
+    if edge.any():
+        raise BetaOnGridEdge(f"{what}: best beta {np.asarray(best)[edge]} on the edge of the grid "
+                             f"[{betas[0]:.3g}, {betas[-1]:.3g}]; extend the grid")
+
+
+def exp_memory(omega: float) -> Kernel:
+    """Exponential memory of time-scale 1/ω, ρ(t) = e^{−ωt}/(1 + ωt) (condition (13) holds)."""
+    return lambda t: np.exp(-omega * t) / (1 + omega * t)
+
+
 def curse(omegas: Sequence[float], ms: ArrayLike, betas: Sequence[float], *, eps_uniform: float, eps_free: float,
           free_omegas: Sequence[float], x_mins: Sequence[float]) -> dict:
-    """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min."""
+    """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min; ``p_ctl``: the
+    fitted rate of the same construction on the exponential memory e^{−ωt}/(1 + ωt) of the same time-scale.
+    Raises BetaOnGridEdge if a fitted width (m ≥ 8) of a power law picks the edge of ``betas``."""
     ms = np.asarray(ms)
     fit = ms >= 8
-    res = dict(omegas=np.asarray(omegas), ms=ms, err=[], p=[], m_eps=[])
+    res = dict(omegas=np.asarray(omegas), ms=ms, err=[], p=[], m_eps=[], beta=[], p_ctl=[])
     for om in omegas:
         f = lambda t, om=om: (1 + t) ** (-(1 + om))
-        err, _ = A.uniform_errors(f, A.power_law_metric(om), ms, betas)
+        err, bet = A.uniform_errors(f, A.power_law_metric(om), ms, betas)
+        check_inside(bet[fit], betas, f"(1+t)^-(1+{om:g})")
         slope, icpt = power_law_exponent(ms[fit], err[fit])[:2]
-        res["err"].append(err), res["p"].append(-slope)
+        res["err"].append(err), res["p"].append(-slope), res["beta"].append(bet)
         res["m_eps"].append(math.exp((math.log(eps_uniform) - icpt) / slope))  # from err ≈ C·m^{-p}
+        err_c, _ = A.uniform_errors(exp_memory(om), A.L1Metric(exp_memory(om)), ms[fit], betas)   # fitted widths only
+        res["p_ctl"].append(-power_law_exponent(ms[fit], err_c)[0])
     res["free_omegas"] = np.asarray(free_omegas)
     mf, wm = zip(*[A.free_rate_width(om, eps_free, A.power_law_metric(om), x_mins) for om in free_omegas])
     res["m_free"], res["w_min"] = np.array(mf, float), np.array(wm)

@@ -61,7 +61,8 @@ def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float
     sep_control (n,));
     grad (n,) ‖∇J(θ₀)‖; w_f the dead neuron's rate. Fits use 1/ω ≥ ``mu_min``; "top" is the last ``span``
     units. Returns floats (``_ctl``: the power law through the fitted range's end points, or the undelayed
-    target's times of the same kind, or the pre-asymptotic ``window``) and the arrays ``fit_mask``,
+    target's times of the same kind, or the pre-asymptotic ``window``; ``growth_shape_undelayed``: the
+    undelayed target's escape-time secant ratio) and the arrays ``fit_mask``,
     ``power_law`` (fitted range) and the fits ``fit_tau``, ``fit_sep`` (for the figure).
     """
     mus = np.asarray(mus, float)
@@ -73,6 +74,7 @@ def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float
     local = np.diff(np.log(esc["tau"])) / np.diff(mus)
     return dict(
         growth_shape=secant_slope_ratio(mu_fit, tau_fit, span), growth_shape_ctl=secant_slope_ratio(mu_fit, poly, span),
+        growth_shape_undelayed=secant_slope_ratio(mu_fit, esc["control"][fit], span),
         loglinear=exp_vs_power(mu_fit, tau_fit), loglinear_ctl=exp_vs_power(mu_fit, poly),
         sep_shape=secant_slope_ratio(mu_fit, esc["sep"][fit], span),
         sep_shape_ctl=secant_slope_ratio(mu_fit, esc["sep_control"][fit], span),

@@ -17,7 +17,8 @@ CHAPTER = Chapter(
         # approximation
         Param("approx_m_max", int, fast=32, full=64, low=8, high=128,
               help="largest width of the exponential-sum constructions (widths 2, 4, ..., m_max)"),
-        Param("approx_n_beta", int, fast=12, full=24, low=2, help="points of the log grid of β on [1e-3, 2]"),
+        Param("approx_n_beta", int, fast=12, full=24, low=2,
+              help="points of the log grid of β on [1e-3, 2] (the curse continues it to 1e-4)"),
         Param("curse_n_omega", int, fast=4, full=4, low=3, high=5,
               help="power-law exponents ω = 1, 1/2, ..., 2^{1-n} for the paper's construction"),
         Param("curse_eps", float, fast=0.05, full=0.05, low=1e-4, high=0.5,
