@@ -33,3 +33,15 @@ def test_leaky_exact_solves_its_equations_and_matches_the_integrator():
     assert np.allclose((Yp - Ym) / (2 * h), -Y - (X - tg), atol=1e-8)
     X0, Y0 = tj.leaky_exact(x0, y0, s, tg, np.zeros(1))
     assert np.allclose(X0[0], x0) and np.allclose(Y0[0], y0)
+
+
+def test_uniform_weights_have_equal_norms_and_a_centred_fixed_point():
+    W = tj.uniform_weights(6, 3.6)
+    assert np.all(np.diag(W) == 0)
+    for o in (1, 2, np.inf):
+        assert abs(np.linalg.norm(W, ord=o) - 3.6) < 1e-12
+    b = -W @ np.full(6, 0.5)                                  # σ(Wx* + b) = σ(0) = 1/2 = x*
+    net = tj.table1_net(W)
+    assert np.abs(net.fixed_point(b[:, None]) - 0.5).max() < 1e-12
+    lam = np.linalg.eigvalsh(net.jac_x(np.full(6, 0.5), b[:, None]))
+    assert abs(lam.max() - (-1 + 0.25 * 3.6)) < 1e-12         # linear rate exactly 1 − L_σ'‖W‖

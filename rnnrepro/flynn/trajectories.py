@@ -31,6 +31,16 @@ def star_weights(n: int, weight: float) -> np.ndarray:
     return W
 
 
+def uniform_weights(n: int, norm: float) -> np.ndarray:
+    """W = (J − I)·norm/(n − 1) (J all ones): zero diagonal with ‖W‖₁ = ‖W‖₂ = ‖W‖_∞ = norm (n ≥ 2).
+
+    All rows and columns sum to norm, and 1 is the eigenvector of the largest eigenvalue, norm.
+    """
+    if n < 2:
+        raise ValueError(f"need n >= 2, got {n}")
+    return (np.ones((n, n)) - np.eye(n)) * (norm / (n - 1))
+
+
 def table1_net(W: ArrayLike) -> FixedFeedbackNet:
     """ẋ = −x + σ(Wx + b) as a FixedFeedbackNet with m = 1 and ρ = (1,): pass the bias as w = b[:, None]."""
     W = np.asarray(W, dtype=np.float64)
