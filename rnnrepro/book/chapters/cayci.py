@@ -35,6 +35,9 @@ CHAPTER = Chapter(
     cites=("cayci2024convergence",),
     helpers=("rnnrepro.core.fits:power_law_exponent", "rnnrepro.cayci.lipschitz:rms_gradient",
              "rnnrepro.cayci.ntk:limit_kernel"),
+    gaps=(("rnnrepro.cayci.lipschitz:rms_gradient",
+           "the cutoff claims read window factors and a shape ratio of the RMS gradient, which a constant factor "
+           "keeps; its level is read only by the integrity check prop2.diagonal_every_t (the two samplers)"),),
     question="when gradient descent provably trains an RNN, and how vacuous the proof's sizes are",
     note="The theorems' bounds are vacuous at any feasible size and are shown as ratios; rates, invariants and "
          "intermediate inequalities are the claims",

@@ -32,5 +32,18 @@ CHAPTER = Chapter(
              "rnnrepro.flynn.trajectories:integrate_copies", "rnnrepro.flynn.network:fd_gradient",
              "rnnrepro.flynn.squashed_network:fd_second_derivatives", "rnnrepro.flynn.conservatism:crossing_log",
              "rnnrepro.flynn.extremal_system:max_invariant_ratio"),
+    gaps=(("rnnrepro.flynn.matrix_measures:measure",
+           "an underestimate fails tab1.certificate and ex3.every_w_contracts; an overestimate only makes the "
+           "certified rates conservative, which one-sided certificates allow, and only the integrity check "
+           "tab1.closed_forms notices it"),
+          ("rnnrepro.flynn.network:fd_gradient",
+           "read only by the integrity check setup.h_star_is_gradient (the gradient identity the setup rests on); no "
+           "paper claim reads a finite-difference gradient"),
+          ("rnnrepro.flynn.conservatism:crossing_log",
+           "locates Theorem 3's threshold, read by the integrity check thm3.threshold_is_crossing and the finding "
+           "thm3.formula_exact (tightness, ours); the paper states the threshold only as sufficient"),
+          ("rnnrepro.flynn.extremal_system:max_invariant_ratio",
+           "read only by the finding thm3.formula_exact (Theorem 3's threshold attained on the extremal system: "
+           "tightness, ours)")),
     question="how fast the network must run relative to learning",
 )

@@ -72,5 +72,17 @@ CHAPTER = Chapter(
     helpers=("rnnrepro.core.fits:secant_slope_ratio", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent",
              "rnnrepro.li.approximation:uniform_errors"),
+    gaps=(("rnnrepro.core.fits:secant_slope_ratio",
+           "the claims compare it with thresholds set between an exponential (1) and the power-law rivals (at most "
+           "0.63), a margin a 10 % error does not cross by design; no row reads its level"),
+          ("rnnrepro.core.fits:exponential_rate",
+           "read by the integrity checks lemmac1.overlap_exponential and full.gradient_rate_reverified; the paper "
+           "claims on Lemma C.1 and Prop. C.2 read shapes and signs, which a constant factor keeps"),
+          ("rnnrepro.core.fits:power_law_exponent",
+           "an overestimate fails appe.momentum_exponent; an underestimate only the integrity check "
+           "appe.gd_exponent, as the momentum claim is one-sided"),
+          ("rnnrepro.li.approximation:uniform_errors",
+           "the approximation claims read ratios of errors and fitted rates, which a constant factor keeps; the "
+           "integrity check thm42.construction_exact (the error against the closed form (n+1)4^-n) reads its level")),
     question="why long memory is hard to approximate and slow to learn",
 )
