@@ -5,13 +5,13 @@ raises :class:`ClaimFailed`; a negative control that *passes* the criterion rais
 :class:`ControlPassed` (the check could not have failed). A row without a control names why
 (``no_control``). Three kinds of rows: *paper claims* (:meth:`Ledger.claim`: each quotes the paper's
 sentence, and is a *statement*, status ``holds``/``erratum``, or an *experiment*, status
-``reproduced``/``partial``/``not reproduced``; the headline counts, the two apart) and *integrity checks* (:meth:`Ledger.check`: a shipped
-artefact re-verified, an autograd identity, an exact replay; status ``verified``) and *our own
-findings* (:meth:`Ledger.finding`: refinements the paper does not state, companion controls,
-tightness of a bound the paper states only as ≤, dataset facts; status ``observed``). Only paper
-claims make the headline counts. Each measured
-value is glued under the claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json`` and shows the
-claims table. See CONTRIBUTING.md for the notebook-side contract.
+``reproduced``/``partial``/``not reproduced``; the headline counts, the two apart), *integrity
+checks* (:meth:`Ledger.check`: a shipped artefact re-verified, an autograd identity, an exact replay;
+status ``verified``) and *our own findings* (:meth:`Ledger.finding`: refinements the paper does not
+state, companion controls, tightness of a bound the paper states only as ≤, dataset facts; status
+``observed``). Only paper claims make the headline counts. Each measured value is glued under the
+claim id for the prose. :meth:`Ledger.finish` writes ``<out>/<key>.ledger.json``, glues the
+chapter-top verdict table and shows the claims table. See CONTRIBUTING.md for the notebook-side contract.
 """
 
 from __future__ import annotations
@@ -205,8 +205,8 @@ class Ledger:
         :mod:`rnnrepro.book.criteria`; ``paper`` is the paper's
         value (a number or a short text) or None where the paper gives none. Give either a
         ``control`` (the same system with the hypothesis removed, which must fail the criterion) or
-        ``no_control``, the reason there is none (e.g. "identity", "upper bound that nothing natural
-        violates").
+        ``no_control``, the reason there is none (e.g. "upper bound that nothing natural violates"; a row
+        whose reason would be "identity" is an integrity check, :meth:`check`).
         """
         if status not in STATUSES:
             raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES} (a statement holds or is "
