@@ -23,6 +23,23 @@ from rnnrepro.book.runner import run_chapter
 from rnnrepro.book.ledger import OBSERVED, STATUSES, VERIFIED
 
 EXECUTED_ENV = "RNNREPRO_EXECUTED"
+#: nbval's conftest for the re-execution: a glue record (``myst_nb.glue(..., display=False)``, e.g. the verdict
+#: table ``ledger.finish`` glues) is data for the page, not a displayed output, and the book build drops it from
+#: the executed notebook it stores; so the comparison skips every ``application/papermill.record/*`` field.
+NBVAL_CONFTEST = """
+GLUE_RECORD = "application/papermill.record/"
+
+
+class _SkipGlueRecords(tuple):
+    def __contains__(self, key):
+        return tuple.__contains__(self, key) or str(key).startswith(GLUE_RECORD)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    for item in items:
+        if hasattr(item.parent, "skip_compare"):
+            item.parent.skip_compare = _SkipGlueRecords(item.parent.skip_compare)
+"""
 
 
 def first_execution(key: str, run_dir: Path) -> tuple[dict, Path]:
@@ -51,6 +68,7 @@ def test_chapter_fast_profile_and_determinism(key, tmp_path):
     notebook = tmp_path / "nbval" / f"{key}.ipynb"
     notebook.parent.mkdir()
     shutil.copyfile(folder / f"{key}.ipynb", notebook)
+    (tmp_path / "conftest.py").write_text(NBVAL_CONFTEST)
     env = dict(os.environ, RNNREPRO_OUT=str(tmp_path / "rerun"))
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "--nbval-lax", "--rootdir", str(tmp_path), str(notebook)],

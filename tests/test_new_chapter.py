@@ -63,7 +63,7 @@ p, ledger = run.p, run.ledger
 ledger.claim("{KEY}.thm1.rate", "A linear RNN forgets at the rate of its weight.", ref="Thm. 1",
              quote="A linear recurrent network forgets at the rate of its weight",
              measured=decay_rate(p.lam), criterion=Within(p.lam, 1e-12), status="holds", paper="λ",
-             no_control="identity")
+             no_control="a closed form of a one-unit system: no variant keeps the statement")
 ```
 
 The rate is {{glue:text}}`{KEY}.thm1.rate:.3f`.
