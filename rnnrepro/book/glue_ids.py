@@ -67,7 +67,7 @@ def _expand(node: ast.JoinedStr, bindings: dict[str, list]) -> tuple[set[str], l
                                       for p in parts))]
 
 
-def _code(source: str) -> ast.Module:
+def parse_cell(source: str) -> ast.Module:
     """A code cell parsed, with IPython magics and shell lines (``%``, ``!``) left out (and the cell's own
     syntax warnings, such as an invalid escape in a plain string, kept quiet: the chapter run reports them)."""
     import warnings
@@ -100,7 +100,7 @@ def glued_names(key: str, code_cells: list[str]) -> tuple[set[str], list[re.Patt
             visit(child, bindings)
 
     for source in code_cells:
-        tree = _code(source)
+        tree = parse_cell(source)
         visit(tree, {})
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "finish"
                for n in ast.walk(tree)):

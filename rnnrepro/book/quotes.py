@@ -62,12 +62,13 @@ def notebook_quotes(notebook: Path) -> list[ClaimCall]:
     ``quote=`` when they are string literals (``line`` counts from its cell's first line)."""
     import jupytext
 
+    from rnnrepro.book.glue_ids import parse_cell
+
     calls = []
     for cell in jupytext.read(notebook).cells:
         if cell.cell_type != "code":
             continue
-        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(parse_cell(cell.source)):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "claim"):
                 continue
