@@ -166,12 +166,41 @@ def test_verdicts_html_lists_every_paper_claim_under_its_kind_with_the_headline_
     statements, experiments = out.split('data-type="experiment"')
     assert '<a href="#demo.a.s">Thm 1</a>' in statements and "(2: 1 holds, 1 erratum)" in statements
     assert '<a href="#demo.a.x">Fig. 2</a>' in experiments and "demo.a.s" not in experiments
-    assert "<td>0.50</td><td>0.25</td>" in statements and "status-holds" in statements
+    assert "<td>0.25</td><td>0.50</td>" in statements and "status-holds" in statements
     full = full_ledger([dict(rows[2], status="reproduced", measured=0.9)])
     shown = ct.verdicts_html(rows, full=full)
     assert ('<span class="rnnrepro-profile">full</span> reproduced' in shown
             and '<span class="rnnrepro-profile">fast</span> holds' in shown)
     assert ct.verdicts_html(rows[3:]) == '<p class="rnnrepro-claims-title">No paper claims.</p>'
+
+
+def test_verdict_rows_name_the_quantity_measured_in_the_papers_terms():
+    rows = [claim(id="demo.a.s", status="holds", ref="Lemma 2", paper="≈ 1", measured=0.41,
+                  quantity="error / $k\\lambda^k$")]
+    out = ct.verdicts_html(rows)
+    assert ('<td>error / <span class="math notranslate nohighlight">\\(k\\lambda^k\\)</span> = 0.41</td>'
+            '<td>≈ 1</td>' in out)
+    full = full_ledger([dict(rows[0], measured=0.39, quantity="")])   # a shipped row keeps its value, not its label
+    assert "error / " in ct.verdicts_html(rows, full=full) and "= 0.39</td>" in ct.verdicts_html(rows, full=full)
+
+
+def test_headline_text_says_the_verdicts_in_words():
+    rows = [claim(id=f"demo.a.s{i}", status=s) for i, s in
+            enumerate(["holds"] * 3 + ["erratum"] * 2 + ["partial", "not reproduced"])]
+    assert ct.headline_text(rows) == ("of 5 printed statements, 3 hold and 2 are errata; of 2 experiments, "
+                                      "1 is partial and 1 is not reproduced")
+    assert ct.headline_text(rows[3:4]) == "the one printed statement is an erratum"
+    full = full_ledger([dict(rows[5], status="reproduced")])
+    assert ct.headline_text(rows[5:6], full=full) == "the one experiment is reproduced"
+    assert ct.headline_text([claim(kind="finding", status="observed")]) == "no paper claims"
+
+
+def test_the_ledger_is_one_click_behind_the_story():
+    out = ct.ledger_markdown([claim(id="demo.a.s", status="holds"), claim(id="demo.a.f", kind="finding",
+                                                                           status="observed")], chapter="demo")
+    assert out.startswith('<details class="rnnrepro-apparatus" id="claims">') and " open" not in out.split("\n")[0]
+    assert "1 paper claims, 1 findings of ours and 0 integrity checks" in out and 'id="demo.a.s"' in out
+    assert out.rstrip().endswith("</details>")
 
 
 def test_a_quote_shows_its_display_math_inline_and_closes_a_cut_one():

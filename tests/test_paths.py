@@ -46,3 +46,8 @@ def test_code_sha256_ignores_prose_comments_and_cell_splits(tmp_path):
     prose_only = tmp_path / "prose.md"
     prose_only.write_text(head + "# Only prose\n")
     assert code_sha256(a) != code_sha256(prose_only)   # the code cells were read
+    labelled = tmp_path / "labelled.md"                # a claim's quantity= label on its own line is presentation
+    labelled.write_text(head + "# Title\n\n```{code-cell}\nx = 1\n    quantity=\"error / $k$\",\ny = 2\n```\n")
+    inline = tmp_path / "inline.md"                    # ... but not code that merely mentions it on a line
+    inline.write_text(head + "# Title\n\n```{code-cell}\nx = 1\ny = 2; quantity=3\n```\n")
+    assert code_sha256(labelled) == code_sha256(a) != code_sha256(inline)

@@ -182,6 +182,18 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True,
     return claims_html(claims, chapter=chapter, page=page, statements=statements, full=full)
 
 
+def ledger_markdown(claims: list[dict], *, chapter: str, full: dict | None = None) -> str:
+    """A chapter's claims ledger behind one click: :func:`claims_markdown` inside a ``details`` block
+    (``#claims``, closed; ``rnnrepro.js`` opens it when the address names a claim inside), its summary
+    counting the rows of each kind."""
+    n = {kind: sum(c.get("kind", "paper") == kind for c in claims) for kind in KIND_TITLES}
+    summary = (f"The claims ledger: {n['paper']} paper claims, {n['finding']} findings of ours and "
+               f"{n['integrity']} integrity checks, each with the paper's sentence, our criterion, its "
+               "negative control and both profiles' values")
+    return (f'<details class="rnnrepro-apparatus" id="claims">\n<summary>{summary}</summary>\n\n'
+            + claims_markdown(claims, chapter=chapter, full=full) + "\n\n</details>")
+
+
 def shipped_full_ledger(key: str) -> dict | None:
     """The shipped full ledger of chapter ``key`` (:func:`rnnrepro.book.full.shipped_full`), or None."""
     from rnnrepro.book.full import shipped_full
@@ -189,11 +201,20 @@ def shipped_full_ledger(key: str) -> dict | None:
     return shipped_full(key)
 
 
+def measured_cell(c: dict, shown: dict | None = None) -> str:
+    """``quantity = value`` (HTML) for a row: the measured value of ``shown`` (the row itself by default,
+    or its shipped full twin) named by the row's ``quantity``; the bare value where none is given."""
+    shown = shown or c
+    value = inline_html(show(shown["measured"], shown.get("fmt", c.get("fmt", ".4g"))))
+    return f"{inline_html(c['quantity'])} = {value}" if c.get("quantity") else value
+
+
 def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
     """The chapter-top verdict table (HTML, one block), generated from the ledger's paper claims: per
     kind (statements, then experiments) a count line and one row per claim: its reference linked to its
-    row in the claims table, the paper's value, ours and the headline verdict (the shipped ``full`` one
-    where current, else ``fast``; :func:`headline`), each with the profile it comes from."""
+    row in the claims ledger (its evidence), what we measured in the terms of the paper's value
+    (``quantity = ours``, :func:`measured_cell`), the paper's value and the headline verdict (the shipped
+    ``full`` one where current, else ``fast``; :func:`headline`), with the profile it comes from."""
     from rnnrepro.book.rows import CLAIM_TYPES, claim_type, type_counts_text
 
     full_by_id, usable = full_rows(full)
@@ -208,15 +229,14 @@ def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
             if claim_type(status) != name:
                 continue
             counts[status] += 1
-            shown = f if profile == "full" else c
             cells = (f'<a href="#{html.escape(c["id"])}">{inline_html(c["ref"])}</a>',
+                     measured_cell(c, f if profile == "full" else c),
                      inline_html(show(c["paper"], c.get("fmt", ".4g"))),
-                     inline_html(show(shown["measured"], shown.get("fmt", ".4g"))),
                      status_badge(status, profile))
             rows.append(f'<tr data-status="{status_class(status)}">' + "".join(f"<td>{v}</td>" for v in cells) + "</tr>")
         if not rows:
             continue
-        head = "".join(f"<th>{h}</th>" for h in (name, "paper", "ours", "verdict"))
+        head = "".join(f"<th>{h}</th>" for h in (name, "ours (what we measure)", "paper", "verdict"))
         parts.append(f'<p class="rnnrepro-claims-title"><strong>{name.capitalize()}s</strong> '
                      f'({len(rows)}: {type_counts_text(counts).split(": ", 1)[1]})</p>\n'
                      f'<table class="table rnnrepro-verdicts" data-type="{name}">\n'
@@ -224,3 +244,31 @@ def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
     if not parts:
         return '<p class="rnnrepro-claims-title">No paper claims.</p>'
     return '<div class="rnnrepro-verdicts-block">\n' + "\n".join(parts) + "\n</div>"
+
+
+def headline_text(claims: list[dict], *, full: dict | None = None) -> str:
+    """The chapter's result in words from its paper claims' headline verdicts (:func:`headline`):
+    ``"of 22 printed statements, 18 hold and 4 are errata; of 10 experiments, 7 are partial and 3 are
+    not reproduced"`` (a kind with no claims is left out)."""
+    full_by_id, usable = full_rows(full)
+    counts: dict[str, int] = {}
+    for c in claims:
+        if c.get("kind", "paper") == "paper":
+            status, _ = headline(c, full_by_id.get(c["id"]) if full is not None else None, usable)
+            counts[status] = counts.get(status, 0) + 1
+    verbs = {"holds": ("holds", "hold"), "erratum": ("is an erratum", "are errata"),
+             "reproduced": ("is reproduced", "are reproduced"), "partial": ("is partial", "are partial"),
+             "not reproduced": ("is not reproduced", "are not reproduced")}
+    parts = []
+    for name, plural, statuses in (("printed statement", "printed statements", STATUSES[:2]),
+                                   ("experiment", "experiments", STATUSES[2:])):
+        total = sum(counts.get(s, 0) for s in statuses)
+        if not total:
+            continue
+        if total == 1:
+            parts.append(f"the one {name} " + next(verbs[s][0] for s in statuses if counts.get(s)))
+            continue
+        items = [f"{counts[s]} {verbs[s][counts[s] != 1]}" for s in statuses if counts.get(s)]
+        said = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        parts.append(f"of {total} {plural}, {said}")
+    return "; ".join(parts) or "no paper claims"

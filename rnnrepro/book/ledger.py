@@ -84,6 +84,7 @@ class Claim:
     no_control: str = ""
     quote: str = ""
     type: str = ""          # a paper claim's kind: "statement" or "experiment" ("" for other rows)
+    quantity: str = ""      # what ``measured`` is, in the terms of the paper's value ("error / $k\\lambda^k$")
 
     def shown(self, value: Any) -> str:
         """``value`` formatted with the claim's format (see :func:`show`)."""
@@ -192,7 +193,7 @@ class Ledger:
 
     def claim(self, id: str, statement: str, *, quote: str, ref: str, measured: Any, criterion, status: str,
               paper: Any = None, control: Any = None, control_note: str = "", no_control: str = "",
-              fmt: str = ".4g") -> Claim:
+              fmt: str = ".4g", quantity: str = "") -> Claim:
         """Check and record a paper claim; raise ClaimFailed / ControlPassed when the check fails.
 
         ``quote`` is the paper's sentence (equation context, table caption) that the row tests, verbatim
@@ -207,6 +208,10 @@ class Ledger:
         ``control`` (the same system with the hypothesis removed, which must fail the criterion) or
         ``no_control``, the reason there is none (e.g. "upper bound that nothing natural violates"; a row
         whose reason would be "identity" is an integrity check, :meth:`check`).
+        ``quantity`` names what ``measured`` is, in the terms of the paper's value (``"error / $k\\lambda^k$"``,
+        ``"slope of $\\log \\delta$ in $k$"``): the verdict table shows ``quantity = measured`` beside
+        ``paper``. It is presentation, so write it on a line of its own (``quantity="…",``): such a line
+        does not count as code for a shipped result (:func:`~rnnrepro.book.paths.code_sha256`).
         """
         if status not in STATUSES:
             raise ValueError(f"claim {id}: status {status!r} is not one of {STATUSES} (a statement holds or is "
@@ -216,10 +221,11 @@ class Ledger:
                              f"{MIN_WORDS} words (no sentence to quote: make it a finding or an integrity check)")
         return self._record("paper", id, statement, ref=ref, measured=measured, criterion=criterion,
                             status=status, paper=paper, control=control, control_note=control_note,
-                            no_control=no_control, fmt=fmt, quote=" ".join(quote.split()))
+                            no_control=no_control, fmt=fmt, quote=" ".join(quote.split()), quantity=quantity)
 
     def check(self, id: str, statement: str, *, measured: Any, criterion, ref: str = "(integrity)",
-              control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g") -> Claim:
+              control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g",
+              quantity: str = "") -> Claim:
         """Check and record an integrity check (not a paper claim; status ``verified``).
 
         For what the book itself guarantees: a shipped artefact re-verified within a stated round-off
@@ -228,10 +234,11 @@ class Ledger:
         """
         return self._record("integrity", id, statement, ref=ref, measured=measured, criterion=criterion,
                             status=VERIFIED, paper=None, control=control, control_note=control_note,
-                            no_control=no_control, fmt=fmt)
+                            no_control=no_control, fmt=fmt, quantity=quantity)
 
     def finding(self, id: str, statement: str, *, ref: str, measured: Any, criterion, paper: Any = None,
-                control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g") -> Claim:
+                control: Any = None, control_note: str = "", no_control: str = "", fmt: str = ".4g",
+                quantity: str = "") -> Claim:
         """Check and record a finding of ours (status ``observed``): not a statement of the paper.
 
         For refinements the paper does not state, companion controls, the tightness of a bound the
@@ -241,10 +248,11 @@ class Ledger:
         """
         return self._record("finding", id, statement, ref=ref, measured=measured, criterion=criterion,
                             status=OBSERVED, paper=paper, control=control, control_note=control_note,
-                            no_control=no_control, fmt=fmt)
+                            no_control=no_control, fmt=fmt, quantity=quantity)
 
     def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
-                paper: Any, control: Any, control_note: str, no_control: str, fmt: str, quote: str = "") -> Claim:
+                paper: Any, control: Any, control_note: str, no_control: str, fmt: str, quote: str = "",
+                quantity: str = "") -> Claim:
         self._check_id(id)
         measured, control = plain(measured), plain(control)
         if not isinstance(measured, (bool, int, float)):
@@ -256,7 +264,7 @@ class Ledger:
                       criterion=criterion.describe(), status=status, holds=bool(criterion.holds(measured)),
                       control=control, control_note=control_note, fmt=fmt, section=self._section,
                       kind=kind, no_control=no_control, quote=quote,
-                      type=claim_type(status) if kind == "paper" else "")
+                      type=claim_type(status) if kind == "paper" else "", quantity=" ".join(quantity.split()))
         if control is not None:
             claim.control_holds = bool(criterion.holds(control))
         self.claims.append(claim)
@@ -348,12 +356,12 @@ class Ledger:
 
     def table_markdown(self) -> str:
         """The claims tables (paper claims, our own findings, integrity checks) as raw HTML blocks for
-        MyST markdown (:func:`rnnrepro.book.claims_table.claims_markdown`); in a ``fast`` run, with
+        MyST markdown, collapsed behind one click (:func:`rnnrepro.book.claims_table.ledger_markdown`); in a ``fast`` run, with
         the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
-        from rnnrepro.book.claims_table import claims_markdown, shipped_full_ledger
+        from rnnrepro.book.claims_table import ledger_markdown, shipped_full_ledger
 
         full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return claims_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full)
+        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full)
 
     def verdicts_html(self) -> str:
         """The chapter-top verdict table (:func:`rnnrepro.book.claims_table.verdicts_html`), glued by
@@ -362,6 +370,14 @@ class Ledger:
 
         full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
         return verdicts_html([asdict(c) for c in self.claims], full=full)
+
+    def headline_text(self) -> str:
+        """The chapter's result in words (:func:`rnnrepro.book.claims_table.headline_text`), glued by
+        :meth:`finish` as ``<key>.headline`` for the page's *In short*."""
+        from rnnrepro.book.claims_table import headline_text, shipped_full_ledger
+
+        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
+        return headline_text([asdict(c) for c in self.claims], full=full)
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -409,6 +425,7 @@ class Ledger:
             raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
+        self._publish(f"{self.chapter.key}.headline", self.headline_text())
         markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
         return ClaimsTable(markdown, self.summary())
 

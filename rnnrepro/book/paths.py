@@ -58,15 +58,17 @@ def last_ledger(chapter, out: str | None = None) -> Path:
 def code_sha256(notebook: Path) -> str:
     """sha256 of a MyST notebook's code: every non-blank, non-comment line of its code cells, in order.
 
-    Prose, captions, cell tags and the way code is split into cells do not change it, so a shipped
-    result stays current when only the page's text changes (:func:`rnnrepro.book.full.shipped_full`).
+    Prose, captions, cell tags, the way code is split into cells and a claim's ``quantity=`` label on a
+    line of its own (presentation: :meth:`rnnrepro.book.ledger.Ledger.claim`) do not change it, so a
+    shipped result stays current when only the page's text changes (:func:`rnnrepro.book.full.shipped_full`).
     """
     import hashlib
 
     import jupytext
 
     lines = [line.rstrip() for cell in jupytext.read(notebook).cells if cell.cell_type == "code"
-             for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+             for line in cell.source.splitlines()
+             if line.strip() and not line.lstrip().startswith(("#", "quantity="))]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
