@@ -201,6 +201,9 @@ def test_the_ledger_is_one_click_behind_the_story():
     assert out.startswith('<details class="rnnrepro-apparatus" id="claims">') and " open" not in out.split("\n")[0]
     assert "1 paper claims, 1 findings of ours and 0 integrity checks" in out and 'id="demo.a.s"' in out
     assert out.rstrip().endswith("</details>")
+    moved = ct.ledger_markdown([claim(id="demo.a.s", status="holds")], chapter="demo",
+                               renamed={"demo.a.old": "demo.a.s", "demo.b.gone": "demo.b.other"})
+    assert '<span id="demo.a.old"></span><a id="demo.a.s"' in moved and "demo.b.gone" not in moved
 
 
 def test_a_quote_shows_its_display_math_inline_and_closes_a_cut_one():

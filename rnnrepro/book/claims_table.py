@@ -52,11 +52,13 @@ def status_badge(status: str, profile: str = "", *, headline: bool = True) -> st
     return f'<span class="rnnrepro-badge status-{status_class(status)}{muted}">{label}{html.escape(status)}</span>'
 
 
-def claim_anchor(claim_id: str, href: str = "") -> str:
+def claim_anchor(claim_id: str, href: str = "", aliases: tuple[str, ...] = ()) -> str:
     """A claims-table cell that is the claim's anchor (``id``, the full claim id) and links to ``href``
-    (default: itself); it shows the id without its chapter prefix, breakable after dots and underscores."""
+    (default: itself); it shows the id without its chapter prefix, breakable after dots and underscores.
+    ``aliases``: earlier ids of the same claim, each an empty anchor before it (old links land here)."""
     short = re.sub(r"([._])", r"\1<wbr>", html.escape(claim_id.split(".", 1)[1]))
-    return f'<a id="{html.escape(claim_id)}" href="{html.escape(href or "#" + claim_id)}"><code>{short}</code></a>'
+    old = "".join(f'<span id="{html.escape(a)}"></span>' for a in aliases)
+    return f'{old}<a id="{html.escape(claim_id)}" href="{html.escape(href or "#" + claim_id)}"><code>{short}</code></a>'
 
 
 def headline(claim: dict, full_claim: dict | None, full_usable: bool) -> tuple[str, str]:
@@ -81,7 +83,8 @@ def _control(c: dict) -> str:
     return f"{show(c['control'], c.get('fmt', '.4g'))}{note} fails it"
 
 
-def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict | None, usable: bool) -> str:
+def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict | None, usable: bool,
+         aliases: tuple[str, ...] = ()) -> str:
     fmt = c.get("fmt", ".4g")
     ref = inline_html(c["ref"])
     text = f"<strong>{ref}.</strong> {inline_html(c['statement'])}" if statements else ref
@@ -100,7 +103,7 @@ def _row(c: dict, *, chapter: str, page: str, statements: bool, full_by_id: dict
                      '<span class="rnnrepro-badge rnnrepro-badge-aside"><span class="rnnrepro-profile">full</span> '
                      'no row</span>'))
     href = f"{page}#{c['id']}" if page else ""
-    cells = [claim_anchor(c["id"], href), f"{text}<br>{meta}", inline_html(show(c["paper"], fmt)) + quote_html(c),
+    cells = [claim_anchor(c["id"], href, aliases), f"{text}<br>{meta}", inline_html(show(c["paper"], fmt)) + quote_html(c),
              ours, status]
     classes = ("claim-id", "claim-text", "claim-paper", "claim-ours", "claim-status")
     tds = "".join(f'<td class="{k}">{v}</td>' for k, v in zip(classes, cells, strict=True))
@@ -145,7 +148,7 @@ def full_note(full: dict) -> str:
 
 
 def claims_html(claims: list[dict], *, chapter: str = "", page: str = "", statements: bool = True,
-                full: dict | None = None) -> str:
+                full: dict | None = None, renamed: dict[str, str] | None = None) -> str:
     """The claims tables (dicts as in the ledger JSON) as HTML: paper claims, our own findings,
     integrity checks, each a ``div.rnnrepro-claims`` (id ``claims-<kind>``, or ``<chapter>-claims-<kind>``
     when ``page`` is given) with a five-column table.
@@ -153,7 +156,9 @@ def claims_html(claims: list[dict], *, chapter: str = "", page: str = "", statem
     Columns: claim (its anchor; a link to ``page#id`` when ``page`` is given), the reference (with the
     statement when ``statements``) with the criterion and the negative control (or why there is none)
     in small print beneath; the paper's value; ours; the status as a badge. ``full``: the chapter's
-    shipped full ledger (:func:`rnnrepro.book.full.shipped_full`), shown beside. No blank line inside.
+    shipped full ledger (:func:`rnnrepro.book.full.shipped_full`), shown beside. ``renamed``: old claim
+    id → the id now holding it (:attr:`rnnrepro.book.profiles.Chapter.renamed`), an anchor on that row.
+    No blank line inside.
     """
     full_by_id, usable = full_rows(full)
     head = "".join(f"<th>{'paper ref.' if name == 'statement' and not statements else name}</th>"
@@ -165,7 +170,9 @@ def claims_html(claims: list[dict], *, chapter: str = "", page: str = "", statem
             continue
         div_id = f"{chapter}-claims-{kind}" if page else f"claims-{kind}"
         body = "\n".join(_row(c, chapter=chapter or c["id"].split(".")[0], page=page, statements=statements,
-                              full_by_id=full_by_id if full is not None else None, usable=usable) for c in rows)
+                              full_by_id=full_by_id if full is not None else None, usable=usable,
+                              aliases=tuple(old for old, new in (renamed or {}).items() if new == c["id"]))
+                         for c in rows)
         parts.append(f'<div class="rnnrepro-claims" id="{div_id}" data-kind="{kind}">\n'
                      f'<p class="rnnrepro-claims-title"><strong>{title}</strong> ({len(rows)})</p>\n'
                      + (full_note(full) + "\n" if full is not None and kind == "paper" else "")
@@ -182,16 +189,17 @@ def claims_markdown(claims: list[dict], page: str = "", statements: bool = True,
     return claims_html(claims, chapter=chapter, page=page, statements=statements, full=full)
 
 
-def ledger_markdown(claims: list[dict], *, chapter: str, full: dict | None = None) -> str:
+def ledger_markdown(claims: list[dict], *, chapter: str, full: dict | None = None,
+                    renamed: dict[str, str] | None = None) -> str:
     """A chapter's claims ledger behind one click: :func:`claims_markdown` inside a ``details`` block
     (``#claims``, closed; ``rnnrepro.js`` opens it when the address names a claim inside), its summary
-    counting the rows of each kind."""
+    counting the rows of each kind; ``renamed`` as in :func:`claims_html`."""
     n = {kind: sum(c.get("kind", "paper") == kind for c in claims) for kind in KIND_TITLES}
     summary = (f"The claims ledger: {n['paper']} paper claims, {n['finding']} findings of ours and "
                f"{n['integrity']} integrity checks, each with the paper's sentence, our criterion, its "
                "negative control and both profiles' values")
     return (f'<details class="rnnrepro-apparatus" id="claims">\n<summary>{summary}</summary>\n\n'
-            + claims_markdown(claims, chapter=chapter, full=full) + "\n\n</details>")
+            + claims_html(claims, chapter=chapter, full=full, renamed=renamed) + "\n\n</details>")
 
 
 def shipped_full_ledger(key: str) -> dict | None:

@@ -361,7 +361,8 @@ class Ledger:
         from rnnrepro.book.claims_table import ledger_markdown, shipped_full_ledger
 
         full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full)
+        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full,
+                               renamed=dict(self.chapter.renamed))
 
     def verdicts_html(self) -> str:
         """The chapter-top verdict table (:func:`rnnrepro.book.claims_table.verdicts_html`), glued by

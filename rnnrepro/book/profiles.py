@@ -94,7 +94,9 @@ class Chapter:
 
     ``question`` (one phrase: what the chapter asks) is the intro's chapter table's last column;
     ``note`` (optional) follows the chapter's verdicts in the README (what ran at reduced scale or
-    was trained once and shipped); ``gaps`` gives, for each helper whose 10 % error fails no paper
+    was trained once and shipped); ``renamed`` maps claim ids of earlier versions of the page to the
+    row that holds that claim now (``(("<key>.old.id", "<key>.new.id"), ...)``: a merged duplicate, a
+    row that changed kind), so that a cited anchor ``<page>#<old id>`` still lands on it; ``gaps`` gives, for each helper whose 10 % error fails no paper
     claim, the reason (``(("pkg.mod:function", "why"), ...)``), shown on the sensitivity page.
     The entry is checked when the registry loads it (:func:`rnnrepro.book.chapters.entry_problems`)."""
 
@@ -110,6 +112,7 @@ class Chapter:
     question: str = ""
     note: str = ""
     gaps: tuple[tuple[str, str], ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.params, (tuple, list)) or not all(isinstance(p, Param) for p in self.params):

@@ -100,6 +100,12 @@ def entry_problems(chapter: Chapter, name: str) -> list[str]:
     else:
         problems += [f"gaps= names {helper!r}, which is not one of its helpers=: add it there or remove the gap"
                      for helper, _ in gaps if helper not in chapter.helpers]
+    renamed = chapter.renamed
+    if not isinstance(renamed, (tuple, list)) or not all(
+            isinstance(r, (tuple, list)) and len(r) == 2 and all(str(i).startswith(f"{chapter.key}.") for i in r)
+            for r in renamed):
+        problems.append(f"renamed= is not a tuple of (old claim id, new claim id) pairs of this chapter: write "
+                        f"renamed=(('{chapter.key}.old.id', '{chapter.key}.new.id'),)")
     return problems
 
 
