@@ -2,6 +2,8 @@
 shipped ``full`` ledger, is found verbatim in the paper's text (whitespace, line-break hyphenation,
 ligatures, typographic quotes and markdown emphasis normalised), and the shipped rows say their kind."""
 
+import unicodedata
+
 import pytest
 
 from rnnrepro.book.chapters import all_chapters
@@ -29,6 +31,56 @@ def test_quote_problem_finds_or_names_why_not():
     assert quote_problem("finds a stable fixed point quickly, and", texts) is not None   # quotes dropped: not verbatim
 
 
+def test_quote_problem_refuses_a_changed_word_case_or_tail():
+    """The matcher forgives layout only: one word changed (anywhere), a change of case, a quote that agrees
+    with the paper only in its first words, or one that starts or ends inside a word is refused."""
+    texts = {"doe.txt": TEXT}
+    verbatim = 'network finds a "stable" fixed point quickly, and it stays there'
+    assert quote_problem(verbatim, texts) is None
+    for mutant in _mutants(verbatim) + ['work finds a "stable" fixed point quickly,',
+                                        'network finds a "stable" fixed poin']:
+        assert quote_problem(mutant, texts) is not None, mutant
+
+
+def test_quote_problem_names_the_first_word_that_differs_with_the_paper_around_it():
+    texts = {"doe.txt": TEXT}
+    why = quote_problem('network finds a "stable" fixed point slowly, and it stays', texts)
+    assert why == ("is not found verbatim in doe.txt; word 7 is 'slowly,' where doe.txt has 'quickly,' "
+                   "(the paper: ... a \"stable\" fixed point quickly, and it stays ...)")
+    assert "word 1 is 'the' where doe.txt has 'The'" in quote_problem('the network finds a "stable" fixed', texts)
+    assert "word 1 is 'work' where doe.txt has 'network'" in quote_problem('work finds a "stable" fixed point', texts)
+    assert quote_problem("six words nowhere in this text", texts) == "is not found verbatim in doe.txt"
+
+
+def _mutants(quote):
+    """Quotes that differ from ``quote`` as a careless copy would: one word changed in the middle or at
+    the end, the first letter's case or every letter's case changed, the first six words kept and the
+    seventh changed (or one word added after them)."""
+    words = normalise(quote).split()
+    first = next(i for i, c in enumerate(quote) if c.isalpha())
+    changed = [words[:i] + ["frobnicated"] + words[i + 1:] for i in (len(words) // 2, len(words) - 1)]
+    tail = words[:6] + ["frobnicated"] + words[7:]
+    return ([" ".join(w) for w in changed + [tail]]
+            + [quote[:first] + quote[first].swapcase() + quote[first + 1:], quote.swapcase()])
+
+
+def _plain(text):
+    """Unicode compatibility forms and whitespace only: a reference independent of :func:`normalise`."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _mutants_that_pass(quotes, texts, key):
+    """The mutants of ``quotes`` that the matcher accepts, leaving out any that the paper holds anyway (e.g.
+    "The …" and "the …" both occur in it: no mutation), found by a plain test independent of the matcher."""
+    raw = [_plain((papers_root() / name).read_text(encoding="utf-8")) for name in all_chapters()[key].texts]
+    passed = []
+    for quote in quotes:
+        for mutant in _mutants(quote):
+            if not any(_plain(mutant) in text for text in raw) and quote_problem(mutant, texts) is None:
+                passed.append(f"{mutant[:60]!r} (from {quote[:40]!r}...)")
+    return passed
+
+
 def test_claim_type_follows_status():
     assert claim_type("holds") == claim_type("erratum") == "statement"
     assert {claim_type(s) for s in CLAIM_TYPES["experiment"]} == {"experiment"}
@@ -51,7 +103,7 @@ def test_every_claim_in_the_notebook_quotes_its_paper(key):
         if call.quote is None:
             bad.append(f"{where}: " + ("quote= is not a string literal" if call.has_quote else "no quote="))
         elif (why := quote_problem(call.quote, texts)) is not None:
-            bad.append(f"{where}: quote {why}: {call.quote[:80]!r}")
+            bad.append(f"{where}: quote {why}")
     assert not bad, f"{len(bad)} paper claims of {key} do not quote the paper:\n" + "\n".join(bad)
 
 
@@ -102,3 +154,34 @@ def test_claim_problems_names_identities_and_duplicates():
     problems = claim_problems(calls)
     assert len(problems) == 2 and problems[0].startswith("d.a.b: no_control=")
     assert problems[1].startswith("d.a.c: the same quote as d.a.b")
+
+
+def _notebook_quotes(key, texts):
+    """The chapter's literal quotes that its paper holds (the others fail the test above)."""
+    return [c.quote for c in notebook_quotes(all_chapters()[key].notebook)
+            if c.quote and quote_problem(c.quote, texts) is None]
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_the_quote_check_refuses_every_chapter_quote_miscopied(key):
+    """The check of a chapter's quotes can fail: each of its quotes with one word changed, its case changed,
+    or only its first six words kept, is refused by the matcher the book uses."""
+    texts = _texts(key)
+    quotes = _notebook_quotes(key, texts)
+    assert quotes, f"{key} has no paper claim with a quote: nothing to check"
+    passed = _mutants_that_pass(quotes, texts, key)
+    assert not passed, f"the quote check of {key} accepts {len(passed)} miscopied quotes:\n" + "\n".join(passed)
+
+
+@pytest.mark.parametrize("key", CHAPTERS)
+def test_the_quote_check_refuses_every_shipped_full_quote_miscopied(key):
+    full = shipped_full(key)
+    if full is None:
+        pytest.skip(f"{key} has no shipped full result")
+    texts = _texts(key)
+    quotes = [row["quote"] for row in full["claims"] if row.get("kind", "paper") == "paper" and row.get("quote")
+              and quote_problem(row["quote"], texts) is None]
+    assert quotes, f"the shipped full ledger of {key} has no quoted paper row: nothing to check"
+    passed = _mutants_that_pass(quotes, texts, key)
+    assert not passed, (f"the quote check of {key}'s shipped full ledger accepts {len(passed)} miscopied "
+                        f"quotes:\n" + "\n".join(passed))

@@ -2,7 +2,9 @@
 
 A quote is matched after :func:`normalise` (on both sides): unicode compatibility forms (ligatures),
 typographic quotes and dashes, markdown emphasis, line-break hyphenation and whitespace. Nothing else
-is forgiven, so a quote must be copied from the text. :func:`notebook_quotes` reads every
+is forgiven (not case, not a word cut short: a quote is found as whole words), so a quote must be copied
+from the text; when it is not found, :func:`quote_problem` names the quote's first word that differs from the
+paper and shows a few of the paper's words around it. :func:`notebook_quotes` reads every
 ``ledger.claim(...)`` call of a MyST notebook without running it (``tests/test_quotes.py``).
 """
 
@@ -34,10 +36,55 @@ def quote_problem(quote: str, texts: dict[str, str]) -> str | None:
     words = normalise(quote).split()
     if len(words) < MIN_WORDS:
         return f"has {len(words)} words; a quote has at least {MIN_WORDS}"
-    needle = " ".join(words)
-    if not any(needle in text for text in texts.values()):
-        return f"is not found verbatim in {', '.join(texts) or 'any paper text'}"
+    if all(_at(words, text) < 0 for text in texts.values()):
+        return f"is not found verbatim in {', '.join(texts) or 'any paper text'}" + _first_difference(words, texts)
     return None
+
+
+def _at(words: list[str], text: str) -> int:
+    """Where ``words`` first occur in ``text`` as whole words ("work" is not in "network"), or -1."""
+    needle = " ".join(words)
+    if needle not in text:                     # the fast test first
+        return -1
+    match = re.search((r"(?<!\w)" if words[0][0].isalnum() else "") + re.escape(needle)
+                      + (r"(?!\w)" if words[-1][-1].isalnum() else ""), text)
+    return match.start() if match else -1
+
+
+def _first_difference(words: list[str], texts: dict[str, str]) -> str:
+    """Where a quote that is not found parts from the paper: its longest run of words found in one of
+    ``texts``, and the first word of the quote, before or after that run, that differs from the paper's
+    word at the same place, with a few words of the paper around it (empty when no two words agree)."""
+    best = (1, 0, "", -1)                      # (run length, start word, paper name, offset in its text)
+    for start in range(len(words)):
+        for name, text in texts.items():
+            lo, hi = best[0], len(words) - start   # a run must beat the best one so far
+            while lo < hi:                          # the longest prefix of words[start:] found in text
+                mid = (lo + hi + 1) // 2
+                if _at(words[start:start + mid], text) >= 0:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            at = _at(words[start:start + lo], text) if lo > best[0] else -1
+            if at >= 0:
+                best = (lo, start, name, at)
+    run, start, name, at = best
+    if at < 0:
+        return ""
+    before, after = texts[name][:at].split(), texts[name][at:].split()
+    if start > 0:                              # the quote's words before the run are not the paper's
+        index, theirs = start - 1, before[-1] if before else "(the start of the text)"
+        context = before[-5:] + after[:3]
+    else:                                      # the first word after the run that is not the paper's
+        index = next(i for i, word in enumerate(words) if i >= len(after) or after[i] != word)
+        theirs = after[index] if index < len(after) else "(the end of the text)"
+        context = after[max(0, index - 4):index + 4]
+    return (f"; word {index + 1} is {words[index]!r} where {name} has {theirs!r}"
+            f" (the paper: ... {_short(' '.join(context))} ...)")
+
+
+def _short(text: str, width: int = 70) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def paper_texts(names: tuple[str, ...], root: Path) -> dict[str, str]:
