@@ -17,15 +17,17 @@ from rnnrepro.book.profiles import Chapter
 def test_bibtex_parses_and_names_the_chapter(key):
     chapter = all_chapters()[key]
     entry = parse_string(cite.chapter_bibtex(key, commit="abc123"), "bibtex").entries[f"rnnrepro-{key}"]
-    assert entry.type == "incollection"
+    assert entry.type == "misc"
     assert entry.fields["title"] == "{" + cite.bibtex_escape(cite.page_title(chapter)) + "}"
     assert entry.fields["booktitle"] == cite.bibtex_escape(cite.book_metadata()["title"])
     note = entry.fields["note"]
     assert "commit abc123" in note and cite.book_metadata()["version"] in note and "fast profile" in note
+    assert "publisher" not in entry.fields      # the authors are not also the publisher
+    assert "unpublished" not in note.lower()
     if cite.published():
         assert entry.fields["url"].endswith(f"{chapter.notebook.removesuffix('.md')}.html")
     else:
-        assert "url" not in entry.fields and note.startswith("Unpublished")
+        assert "url" not in entry.fields and note.startswith("In: ")
 
 
 @pytest.mark.parametrize("key", list(all_chapters()))
@@ -47,9 +49,11 @@ def test_profile_is_named_in_both_formats():
 
 
 LATEX_DOC = r"""\documentclass{article}
+\usepackage{url}
+\usepackage{natbib}
 \begin{document}
 CITES
-\bibliographystyle{plain}
+\bibliographystyle{STYLE}
 \bibliography{refs}
 \end{document}
 """
@@ -58,11 +62,11 @@ needs_latex = pytest.mark.skipif(not (shutil.which("latex") and shutil.which("bi
                                         "texlive-latex-base; .ci/run installs it)")
 
 
-def compile_with_bibtex(folder, bib: str, cites: str) -> str:
+def compile_with_bibtex(folder, bib: str, cites: str, style: str = "plain") -> str:
     """Write ``refs.bib`` and a document with ``cites``; run latex, bibtex, latex, latex; return the .bbl.
     Fails on any BibTeX warning or error (a repeated key is an error) and on an undefined citation."""
     (folder / "refs.bib").write_text(bib)
-    (folder / "doc.tex").write_text(LATEX_DOC.replace("CITES", cites))
+    (folder / "doc.tex").write_text(LATEX_DOC.replace("CITES", cites).replace("STYLE", style))
 
     def run(*cmd):
         res = subprocess.run(list(cmd), cwd=folder, capture_output=True, text=True, timeout=60)
@@ -85,10 +89,30 @@ def test_every_chapter_entry_compiles_under_bibtex_and_latex(tmp_path):
     paper's: an unescaped ``&`` stops LaTeX with "Misplaced alignment tab", a stray ``{`` stops BibTeX."""
     entries = [cite.chapter_bibtex(key, commit="abc123") for key in all_chapters()]
     entries.append(cite.chapter_bibtex("dynamics", cite.claim_ids("dynamics")[0], commit="abc123"))
-    entries += [cite.paper_bibtex(key) for key, chapter in all_chapters().items() if chapter.cites]
-    n_papers = sum(len(chapter.cites) for chapter in all_chapters().values())
+    entries += paper_entries(all_chapters().values())
+    n_papers = len({key for chapter in all_chapters().values() for key in chapter.cites})
     bbl = compile_with_bibtex(tmp_path, "\n\n".join(entries) + "\n", r"\nocite{*}")
     assert bbl.count("\\bibitem") == len(all_chapters()) + 1 + n_papers and r"E \& Li" in bbl
+
+
+def paper_entries(chapters) -> list[str]:
+    """The replicated papers' BibTeX entries of ``chapters``, each paper once however many chapters cite it."""
+    entries = {}
+    for chapter in chapters:
+        for key in chapter.cites:
+            entries.setdefault(key, cite.paper_bibtex(Chapter(key="x", title="x", paper="x", notebook="x.md",
+                                                              cites=(key,))))
+    return list(entries.values())
+
+
+def test_a_paper_two_chapters_cite_enters_the_bibliography_once():
+    """A seventh chapter that replicates a paper another chapter already cites (the newcomer's case: the
+    compile test used to write the paper twice, and BibTeX stopped at the repeated entry)."""
+    first = next(ch for ch in all_chapters().values() if ch.cites)
+    twin = Chapter(key="twin", title="T", paper="p", notebook="book/chapters/twin.md", cites=first.cites)
+    entries = paper_entries([first, twin])
+    assert len(entries) == len(first.cites)
+    assert len(parse_string("\n\n".join(entries), "bibtex").entries) == len(first.cites)
 
 
 @needs_latex
@@ -157,7 +181,7 @@ def test_public_address_is_one_setting():
     repository = cite.book_metadata()["repository"]
     if repository is None:
         assert not any(buttons), "repository/issue buttons shown while the public address is unset"
-        assert "not yet published" in cite.cite_block_markdown("li", "fast")
+        assert "names no public address" in cite.cite_block_markdown("li", "fast")
     else:
         assert all(buttons) and config["repository"]["url"] == theme["repository_url"] == repository
 
@@ -165,7 +189,7 @@ def test_public_address_is_one_setting():
 def test_claim_reference_names_the_claim_and_links_to_its_anchor():
     claim = cite.claim_ids("dynamics")[0]
     text = cite.chapter_text("dynamics", claim, commit="abc123")
-    assert f"claim {claim}" in text and "(commit abc123;" in text
+    assert f"Claim {claim} of the chapter" in text and "(commit abc123;" in text
     if cite.published():
         assert text.endswith(f"dynamics.html#{claim}")
 
@@ -208,6 +232,7 @@ def test_cite_block_states_version_commit_profile_and_downloads():
     (["cite", "nope"], "unknown chapter 'nope'"),
     (["cite", "li", "--claim", "li.no.such"], "has no claim 'li.no.such'"),
     (["cite", "li", "--claim", "no.such"], "has no claim 'no.such'"),
+    (["cite", "li", "--claim", "thm41.densty"], "did you mean 'thm41.density'?"),
     (["cite", "li", "--profile", "medium"], "unknown profile 'medium'"),
     (["cite", "li", "--format", "xml"], "unknown format 'xml'"),
 ])
@@ -221,7 +246,7 @@ def test_cli_refuses_bad_input_with_one_line(argv, message, capsys):
 def test_cli_prints_the_reference(fmt, capsys):
     assert cli.main(["cite", "ribeiro", "--format", fmt]) == 0
     out = capsys.readouterr().out
-    assert "Memory and smoothness" in out and ("@incollection" in out) == (fmt == "bibtex")
+    assert "Memory and smoothness" in out and ("@misc" in out) == (fmt == "bibtex")
 
 
 def test_versions_agree():
@@ -250,3 +275,113 @@ def test_build_commit_names_head_and_marks_changes(tmp_path, monkeypatch):
     assert cite.build_commit() == clean + "-dirty"
     monkeypatch.setattr(cite, "REPO", tmp_path / "nowhere")
     assert cite.build_commit() == "unknown"
+
+
+ADDRESS = "https://owner.github.io/rnnrepro"
+
+
+@pytest.fixture
+def address(monkeypatch):
+    """The address the publishing workflow passes at build time."""
+    monkeypatch.setenv(cite.BASE_URL_ENV, ADDRESS + "/")
+    return ADDRESS
+
+
+@pytest.fixture
+def no_address(monkeypatch):
+    monkeypatch.delenv(cite.BASE_URL_ENV, raising=False)
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "url": None})
+
+
+def _cff():
+    return yaml.safe_load((REPO / "CITATION.cff").read_text())
+
+
+def test_the_address_is_one_setting_read_at_build_time(monkeypatch, address):
+    assert cite.public_url() == ADDRESS == cite.book_metadata()["url"]
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "url": "https://example.org/fixed"})
+    assert cite.public_url() == ADDRESS                      # the build's address wins
+    monkeypatch.delenv(cite.BASE_URL_ENV)
+    assert cite.public_url() == "https://example.org/fixed"  # else CITATION.cff's
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "url": "https://OWNER.github.io/REPO"})
+    assert cite.public_url() is None                         # a placeholder is no address
+    monkeypatch.setenv(cite.BASE_URL_ENV, "owner.github.io/rnnrepro")
+    with pytest.raises(ConfigError, match="not an http"):
+        cite.public_url()
+
+
+def test_with_an_address_every_reference_carries_it(address):
+    claim = "li.thm41.density"
+    page = f"{address}/book/chapters/li.html"
+    entry = parse_string(cite.chapter_bibtex("li", claim, commit="abc123"), "bibtex").entries[f"rnnrepro-{claim}"]
+    assert entry.fields["url"] == f"{page}#{claim}"
+    assert entry.fields["howpublished"] == r"\url{" + f"{page}#{claim}" + "}"
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry.fields["urldate"])
+    text = cite.chapter_text("li", commit="abc123")
+    assert f"{page} (accessed " in text and "unpublished" not in text.lower()
+    block = cite.cite_block_markdown("li", "fast")
+    assert f"`{page}#<claim id>`" in block and f"url          = {{{page}}}" in block
+
+
+def test_without_an_address_references_name_version_commit_and_repository(no_address, monkeypatch):
+    text = cite.chapter_text("li", commit="abc123")
+    bib = cite.chapter_bibtex("li", commit="abc123")
+    for reference in (text, bib, cite.cite_block_markdown("li", "fast")):
+        assert "unpublished" not in reference.lower() and "not yet published" not in reference.lower()
+        assert "abc123" in reference or "commit `" in reference
+        assert cite.book_metadata()["version"] in reference
+    assert "url " not in bib and "howpublished" not in bib
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "url": None, "repository-code": "https://github.com/o/r"})
+    assert cite.chapter_text("li", commit="abc123").endswith("Source: https://github.com/o/r.")
+    assert "source https://github.com/o/r" in cite.chapter_bibtex("li", commit="abc123")
+
+
+def test_a_release_doi_enters_every_reference(monkeypatch):
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "doi": "10.5281/zenodo.1234567"})
+    entry = parse_string(cite.chapter_bibtex("li", commit="abc123"), "bibtex").entries["rnnrepro-li"]
+    assert entry.fields["doi"] == "10.5281/zenodo.1234567"
+    assert cite.chapter_text("li", commit="abc123").endswith("doi:10.5281/zenodo.1234567.")
+
+
+def test_a_claim_reference_names_its_statement_and_verdict():
+    """A claim's reference is not its chapter's with an id appended: its title says what the claim
+    states (its paper item and statement, short), its note the claim's chapter and its verdict."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("li")["claims"] if c["kind"] == "paper")
+    entry = parse_string(cite.reference("li", row["id"], profile="full"), "bibtex").entries[f"rnnrepro-{row['id']}"]
+    title = entry.fields["title"]
+    assert title != "{" + cite.bibtex_escape(cite.page_title("li")) + "}"
+    assert title.startswith("{" + cite.bibtex_escape(row["ref"]) + ": ")
+    assert cite.short_statement(row["statement"])[:40] in cite.reference_title("li", row["id"], "full")
+    note = entry.fields["note"]
+    assert f"verdict: {row['type']}, {row['status']}" in note
+    assert cite.bibtex_escape(cite.page_title("li")) in note
+    text = cite.reference("li", row["id"], fmt="text", profile="full")
+    assert f"verdict: {row['type']}, {row['status']}" in text and row["ref"] in text
+
+
+def test_short_statement_cuts_at_a_word_outside_formulas():
+    assert cite.short_statement("The map contracts. It then converges.") == "The map contracts"
+    long = "The error of the fit decays like $k \\lambda^k$ in the depth of the unrolled recurrence for every seed"
+    cut = cite.short_statement(long, limit=40)
+    assert cut.endswith("...") and len(cut) <= 40 and cut.count("$") % 2 == 0
+    assert cut == "The error of the fit decays like..."
+    assert cite.short_statement("e.g. 3.5 units hold", limit=90) == "e.g. 3.5 units hold"
+
+
+def test_title_formulas_stay_formulas_only_when_plain_latex_has_them():
+    assert cite.bibtex_title_escape("near $s \\approx 1.45$ & more") == r"near $s \approx 1.45$ \& more"
+    assert cite.bibtex_title_escape("in $\\mathbb{R}^n$") == r"in \$\textbackslash{}mathbb\{R\}\textasciicircum{}n\$"
+
+
+@needs_latex
+def test_a_published_claim_reference_compiles_with_its_address(tmp_path, address):
+    """With natbib's plainnat (which prints ``url``), a claim's entry with a formula in its title and an
+    address with ``#`` in it compiles, and the reference shows the address."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("ribeiro")["claims"] if "$" in c["statement"])
+    bib = cite.reference("ribeiro", row["id"], profile="full")
+    bbl = compile_with_bibtex(tmp_path, bib + "\n", r"\cite{rnnrepro-" + row["id"] + "}", style="plainnat")
+    assert f"{address}/book/chapters/ribeiro.html" in bbl

@@ -1,9 +1,13 @@
 """How to cite a chapter (or one claim of it): BibTeX and plain text, from one source of metadata.
 
-The book's title, authors, version and public address come from ``CITATION.cff`` (its ``url`` is the
-one setting of the book's public address: until it is set, a reference says the book is unpublished
-and cites version and commit only; ``_config.yml`` shows the repository and issue buttons only when
-it is set, tests/test_cite.py keeps the two in step); the chapter's title is its page heading; the
+The book's title, authors, version, repository and DOI come from ``CITATION.cff``; its public address
+is one setting (:func:`public_url`): ``$RNNREPRO_BASE_URL`` when the build is given one (the publishing
+workflow passes the GitHub Pages address), else ``url`` in ``CITATION.cff`` for a fixed one. With an
+address, a reference carries the page's ``url``, ``howpublished`` and ``urldate``; without one, it
+cites version and commit (and the repository, ``repository-code``, where known). ``_config.yml``
+shows the repository and issue buttons only when ``repository-code`` is set (tests/test_cite.py keeps
+the two in step). A release's DOI (``doi`` in ``CITATION.cff``, minted by the archive from the tag)
+enters every reference once set. The chapter's title is its page heading; the
 bibliography keys of the paper(s) it replicates come from its registry entry
 (:class:`~rnnrepro.book.profiles.Chapter`); the commit from git; the profile from the run (and, for
 ``cite --profile full``, the commit the shipped full result was made from, from its MANIFEST). The
@@ -16,7 +20,10 @@ can cite a chapter and any of its claims; the replicated papers' entries come ve
 
 from __future__ import annotations
 
+import datetime
+import difflib
 import json
+import os
 import re
 import subprocess
 from functools import lru_cache
@@ -29,31 +36,53 @@ from rnnrepro.book.profiles import Chapter
 FORMATS = ("bibtex", "text")
 BIBFILE = REPO / "book" / "references.bib"
 #: Addresses that stand for "not set yet" (the template's placeholders).
-PLACEHOLDER_URLS = ("", "https://rnnrepro.github.io/rnnrepro", "https://github.com/rnnrepro/rnnrepro")
+PLACEHOLDER_URLS = ("", "https://rnnrepro.github.io/rnnrepro", "https://github.com/rnnrepro/rnnrepro",
+                    "https://OWNER.github.io/REPO", "https://github.com/OWNER/REPO")
+#: The build-time setting of the public address (the publishing workflow sets it); wins over CITATION.cff's url.
+BASE_URL_ENV = "RNNREPRO_BASE_URL"
+#: A claim's statement in a reference's title is cut to this many characters (at a word).
+SHORT_STATEMENT = 90
 #: LaTeX's special characters in a BibTeX field, and what stands for each.
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
           "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
 @lru_cache(maxsize=1)
-def book_metadata() -> dict:
-    """``{"title", "authors", "version", "year", "url", "repository"}`` from ``CITATION.cff``;
-    ``url`` and ``repository`` are None while the public address is not set (absent or a placeholder)."""
+def _cff() -> dict:
     import yaml
 
-    cff = yaml.safe_load((REPO / "CITATION.cff").read_text())
+    return yaml.safe_load((REPO / "CITATION.cff").read_text())
+
+
+def _address(value) -> str | None:
+    value = str(value or "").strip().rstrip("/")
+    return None if value in PLACEHOLDER_URLS else value
+
+
+def public_url() -> str | None:
+    """The book's public address, without a trailing slash: ``$RNNREPRO_BASE_URL`` when set (the
+    workflow passes the address it publishes to), else ``url`` in ``CITATION.cff``; None when neither is
+    set (or either is a placeholder). ConfigError for an address that is not http(s)."""
+    url = _address(os.environ.get(BASE_URL_ENV)) or _address(_cff().get("url"))
+    if url is not None and not re.match(r"https?://[^\s/]+", url):
+        raise ConfigError(f"the book's public address {url!r} is not an http(s) address: set "
+                          f"{BASE_URL_ENV} (or url in CITATION.cff) to e.g. https://owner.github.io/rnnrepro")
+    return url
+
+
+def book_metadata() -> dict:
+    """``{"title", "authors", "version", "year", "url", "repository", "doi"}`` from ``CITATION.cff``
+    (``url``: :func:`public_url`); ``url``, ``repository`` and ``doi`` are None while not set."""
+    cff = _cff()
     authors = [a.get("name") or f"{a['family-names']}, {a['given-names']}" for a in cff["authors"]]
-
-    def address(name):
-        value = str(cff.get(name) or "").rstrip("/")
-        return None if value in PLACEHOLDER_URLS else value
-
+    doi = str(cff.get("doi") or "").strip() or None
     return {"title": cff["title"], "authors": authors, "version": str(cff["version"]),
-            "year": str(cff["date-released"])[:4], "url": address("url"), "repository": address("repository-code")}
+            "year": str(cff["date-released"])[:4], "url": public_url(),
+            "repository": _address(cff.get("repository-code")), "doi": doi}
 
 
 def published() -> bool:
-    """Whether the book's public address is set (``url`` in ``CITATION.cff``)."""
+    """Whether the book's public address is set (:func:`public_url`)."""
     return book_metadata()["url"] is not None
 
 
@@ -119,8 +148,11 @@ def check_claim(key: str, claim: str | None) -> str | None:
     if claim is None:
         return None
     full = claim if claim.startswith(f"{key}.") else f"{key}.{claim}"
-    if full not in claim_ids(key):
-        raise ConfigError(f"chapter {key} has no claim {claim!r}: claim ids look like <item>.<name> or "
+    ids = claim_ids(key)
+    if full not in ids:
+        near = difflib.get_close_matches(full, ids, n=1, cutoff=0.75)
+        hint = (f"did you mean {near[0].removeprefix(key + '.')!r}? " if near else "")
+        raise ConfigError(f"chapter {key} has no claim {claim!r}: {hint}claim ids look like <item>.<name> or "
                           f"{key}.<item>.<name> (see the claims table of the chapter, or its ledger JSON)")
     return full
 
@@ -147,46 +179,153 @@ def _numbers(profile: str, numbers_commit: str | None) -> str:
     return f"numbers from the {profile} profile" + (f" made at commit {numbers_commit}" if numbers_commit else "")
 
 
-def _note(meta: dict, commit: str, numbers: str, claim: str | None, verdicts: str = "") -> str:
-    note = (("" if published() else "unpublished; ") + f"version {meta['version']}, commit {commit}, {numbers}"
-            + (f"; claim {claim}" if claim else "") + (f" ({verdicts})" if verdicts else ""))
+def short_statement(statement: str, limit: int = SHORT_STATEMENT) -> str:
+    """A claim's statement for a reference's title: its first sentence, cut at a word (never inside a
+    ``$…$`` formula) to at most ``limit`` characters, with "..." when cut, its final full stop dropped."""
+    text = " ".join(statement.split())
+    first = re.split(r"(?<=[a-z0-9)\]])\. (?=[A-Z(])", text, maxsplit=1)[0].rstrip(".")
+    if len(first) <= limit:
+        return first
+    cut = first[:limit - 3]
+    cut = cut[:cut.rindex(" ")] if " " in cut else cut
+    if cut.count("$") % 2:                     # inside a formula: cut before it
+        cut = cut[:cut.rindex("$")]
+    return cut.rstrip(" ,;:(") + "..."
+
+
+#: TeX commands a title's ``$…$`` formula may keep (plain LaTeX defines them); a formula with any
+#: other command is printed as written, escaped.
+_SAFE_MATH = set("""alpha beta gamma delta epsilon varepsilon zeta eta theta lambda mu nu xi pi rho sigma tau
+phi varphi chi psi omega Gamma Delta Theta Lambda Sigma Phi Psi Omega approx le leq ge geq ne neq sim
+cdot times log exp sqrt frac sum prod infty to ldots dots cdots top min max in partial nabla left right
+mathrm rm quad lvert rvert lVert rVert mid""".split())
+
+
+def bibtex_title_escape(text: str) -> str:
+    """:func:`bibtex_escape` for a title that may hold ``$…$`` formulas: a formula made of plain LaTeX's
+    math (:data:`_SAFE_MATH`) stays a formula, LaTeX typesets it; anything else is escaped."""
+    parts = re.split(r"(\$[^$]+\$)", text)
+    out = []
+    for part in parts:
+        commands = set(re.findall(r"\\([A-Za-z]+)", part))
+        math = part.startswith("$") and part.endswith("$") and len(part) > 2
+        out.append(part if math and commands <= _SAFE_MATH and "%" not in part and "#" not in part
+                   else bibtex_escape(part))
+    return "".join(out)
+
+
+def _ledger(key: str, profile: str) -> dict | None:
+    """The chapter's ledger of ``profile``: the shipped one for ``full``, else the newest run's (None if none)."""
+    from rnnrepro.book.full import shipped_full
+
+    if profile == "full":
+        return shipped_full(key)
+    paths = [p for p in ledger_paths(get_chapter(key)) if p.is_file()]
+    return json.loads(max(paths, key=lambda p: p.stat().st_mtime).read_text()) if paths else None
+
+
+def claim_row(key: str, claim: str, profile: str = "fast") -> dict | None:
+    """The ledger row of ``claim`` (a full id) from the ledger of ``profile``, else from the shipped
+    ``full`` ledger (the statement is the same; :func:`verdicts_text` reads the verdict of ``profile``
+    only); None when no ledger has the row."""
+    from rnnrepro.book.full import shipped_full
+
+    for ledger in (_ledger(key, profile), shipped_full(key) if profile != "full" else None):
+        row = next((c for c in (ledger or {}).get("claims", []) if c["id"] == claim), None)
+        if row is not None:
+            return row
+    return None
+
+
+def reference_title(chapter: Chapter | str, claim: str | None = None, profile: str = "fast") -> str:
+    """A reference's title: the chapter's page heading; for a claim, what the claim says (its paper
+    item and its statement, short: :func:`short_statement`), so that it differs from its chapter's;
+    the claim's id after the heading when no ledger has its row."""
+    chapter = _chapter(chapter)
+    if claim is None:
+        return page_title(chapter)
+    row = claim_row(chapter.key, claim, profile)
+    if row is None or not row.get("statement"):
+        return f"{page_title(chapter)}, claim {claim.removeprefix(chapter.key + '.')}"
+    ref = str(row.get("ref") or "").strip()
+    item = f"{ref}: " if ref and row.get("kind") == "paper" else ""
+    return item + short_statement(row["statement"])
+
+
+def _claim_clause(chapter: Chapter, claim: str | None, verdicts: str) -> str:
+    if claim is None:
+        return f"verdicts: {verdicts}" if verdicts else ""
+    return (f"claim {claim} of the chapter \"{page_title(chapter)}\""
+            + (f", verdict: {verdicts}" if verdicts else ""))
+
+
+def _note(meta: dict, commit: str, numbers: str, clause: str) -> str:
+    parts = [f"in: {meta['title']}, version {meta['version']}, commit {commit}, {numbers}", clause]
+    if not published() and meta.get("repository"):
+        parts.append(f"source {meta['repository']}")
+    note = "; ".join(p for p in parts if p)
     return note[0].upper() + note[1:]     # a sentence of its own in the formatted reference
 
 
+def _access_date() -> str:
+    return datetime.date.today().isoformat()
+
+
 def chapter_bibtex(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                   profile: str = "fast", numbers_commit: str | None = None, verdicts: str = "") -> str:
-    """A BibTeX ``@incollection`` entry for the chapter: its page heading as title, version, commit
-    and profile (the commit the numbers were made at, ``numbers_commit``, when it differs: a shipped
-    full result) and the claim, when given, in ``note``, with ``verdicts`` (:func:`verdicts_text`),
-    every field escaped; ``url`` only once the book's public address is set. Key: :func:`bibtex_key`."""
+                   profile: str = "fast", numbers_commit: str | None = None, verdicts: str | None = None) -> str:
+    """A BibTeX ``@misc`` entry for the chapter, or for one claim of it (``@misc``: plain BibTeX prints
+    its ``howpublished`` and needs no publisher, and the book has none but its authors): title
+    (:func:`reference_title`), version, commit and profile (the commit the numbers were made at,
+    ``numbers_commit``, when it differs: a shipped full result), the claim's id, chapter and verdict
+    (``verdicts``, by default :func:`verdicts_text` of ``profile``) in ``note``, every field escaped;
+    with the book's public address ``url``, ``howpublished`` (``\\url{…}``) and ``urldate`` (today);
+    without one, the repository (``repository-code``) in ``note``; ``doi`` once a release has one.
+    Key: :func:`bibtex_key`."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
+    if verdicts is None:
+        verdicts = verdicts_text(chapter.key, claim, profile) if claim else ""
     fields = {"author": " and ".join(_braced(bibtex_escape(a)) for a in meta["authors"]),
-              "title": "{" + bibtex_escape(page_title(chapter)) + "}",   # braced: case kept
+              "title": "{" + bibtex_title_escape(reference_title(chapter, claim, profile)) + "}",   # braced: case kept
               "booktitle": bibtex_escape(meta["title"]),
-              "publisher": _braced(bibtex_escape(" and ".join(meta["authors"]))),   # self-published
               "year": bibtex_escape(meta["year"]), "version": bibtex_escape(meta["version"]),
-              "note": bibtex_escape(_note(meta, commit, _numbers(profile, numbers_commit), claim, verdicts))}
+              "note": bibtex_escape(_note(meta, commit, _numbers(profile, numbers_commit),
+                                          _claim_clause(chapter, claim, verdicts)))}
     url = chapter_url(chapter, claim)
-    if url:
-        fields["url"] = url     # read verbatim by biblatex and \url{}: not escaped
-    body = ",\n".join(f"  {name:9s} = {{{value}}}" for name, value in fields.items())
-    return f"@incollection{{{bibtex_key(chapter, claim)},\n{body}\n}}"
+    if url:     # read verbatim by biblatex and \url{}: not escaped
+        fields.update(url=url, howpublished=f"\\url{{{url}}}", urldate=_access_date())
+    if meta.get("doi"):
+        fields["doi"] = meta["doi"]
+    body = ",\n".join(f"  {name:12s} = {{{value}}}" for name, value in fields.items())
+    return f"@misc{{{bibtex_key(chapter, claim)},\n{body}\n}}"
 
 
 def chapter_text(chapter: Chapter | str, claim: str | None = None, commit: str | None = None, *,
-                 profile: str = "fast", numbers_commit: str | None = None, verdicts: str = "") -> str:
-    """A plain-text reference for the chapter (and the claim, when given), naming the profile (and
-    ``numbers_commit`` and ``verdicts`` as in :func:`chapter_bibtex`)."""
+                 profile: str = "fast", numbers_commit: str | None = None, verdicts: str | None = None) -> str:
+    """A plain-text reference for the chapter (or one claim of it), with the same facts as
+    :func:`chapter_bibtex`: the address and the date accessed when the book has one, else version and
+    commit (and the repository where known)."""
     meta, chapter = book_metadata(), _chapter(chapter)
     claim = check_claim(chapter.key, claim)
     commit = commit or build_commit()
-    where = (f", claim {claim}" if claim else "") + (f" ({verdicts})" if verdicts else "")
+    if verdicts is None:
+        verdicts = verdicts_text(chapter.key, claim, profile) if claim else ""
+    clause = _claim_clause(chapter, claim, verdicts)
+    clause = f" {clause[0].upper()}{clause[1:]}." if clause else ""
     url = chapter_url(chapter, claim)
-    tail = f" {url}" if url else " Not yet published at a public address: cite the version and commit."
-    return (f"{' and '.join(meta['authors'])} ({meta['year']}). {page_title(chapter)}{where}. In: {meta['title']}, "
-            f"version {meta['version']} (commit {commit}; {_numbers(profile, numbers_commit)}).{tail}")
+    if url:
+        tail = f" {url} (accessed {_access_date()})."
+    elif meta.get("repository"):
+        tail = f" Source: {meta['repository']}."
+    else:
+        tail = ""
+    doi = f" doi:{meta['doi']}." if meta.get("doi") else ""
+    title = reference_title(chapter, claim, profile)
+    title += "" if title.endswith((".", "?", "!")) else "."
+    return (f"{' and '.join(meta['authors'])} ({meta['year']}). {title} "
+            f"In: {meta['title']}, version {meta['version']} (commit {commit}; "
+            f"{_numbers(profile, numbers_commit)}).{clause}{tail}{doi}")
 
 
 def paper_references(chapter: Chapter | str) -> list[str]:
@@ -244,14 +383,9 @@ def verdicts_text(key: str, claim: str | None, profile: str) -> str:
     """What a reference says of the verdicts, read from the chapter's ledger of ``profile`` (the shipped
     one for ``full``, else the newest run's): a claim's kind and status (``statement, holds``), or the
     chapter's paper claims, statements and experiments apart; "" when there is no ledger."""
-    from rnnrepro.book.full import shipped_full
     from rnnrepro.book.rows import type_counts_text
 
-    if profile == "full":
-        ledger = shipped_full(key)
-    else:
-        paths = [p for p in ledger_paths(get_chapter(key)) if p.is_file()]
-        ledger = json.loads(max(paths, key=lambda p: p.stat().st_mtime).read_text()) if paths else None
+    ledger = _ledger(key, profile)
     if ledger is None:
         return ""
     if claim is None:
@@ -268,7 +402,7 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
     meta, commit, chapter = book_metadata(), build_commit(), _chapter(chapter)
     key = chapter.key
     link = (f"Link to one claim with `{chapter_url(chapter)}#<claim id>`; " if published() else
-            "This book is not yet published at a public address: cite it by version and commit. ")
+            "This build names no public address: its version and commit identify it. ")
     try:
         shipped = (f"; the `full` values beside them were made at commit `{full_commit(key)}` and shipped"
                    if profile != "full" else "")
@@ -280,8 +414,8 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
              f"Data of this page: <a href=\"{key}.ledger.json\">claims ledger (JSON)</a>, "
              f"<a href=\"{key}.figures.zip\">figure data (npz)</a>. {link}"
              f"`python -m rnnrepro cite {key} --claim <id>` prints one claim's reference.", "",
-             chapter_text(chapter, commit=commit, profile=profile), "", "```bibtex",
-             chapter_bibtex(chapter, commit=commit, profile=profile), "```"]
+             chapter_text(chapter, commit=commit, profile=profile, verdicts=""), "", "```bibtex",
+             chapter_bibtex(chapter, commit=commit, profile=profile, verdicts=""), "```"]
     papers = paper_references(chapter)
     if papers:
         lines += ["", "Please cite the replicated paper as well:", ""] + [f"- {p}" for p in papers]
