@@ -13,7 +13,9 @@
   when the page is written, after the chapters ran);
 - :mod:`.bibliography`: author–year labels in the bibliography, as the text cites;
 - :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it, how long it has run and its section;
-- :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP.
+- :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP;
+- :mod:`.publish`: with the book's public address, each page's canonical link and Open Graph preview, and
+  ``sitemap.xml``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from rnnrepro.site.sphinxext import (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels,
                                     launch, mathjax, scripts, style)
+from rnnrepro.site.sphinxext import publish
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -29,6 +32,6 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict:
     for module in (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax,
-                   scripts, style):
+                   scripts, style, publish):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
