@@ -58,3 +58,29 @@ def test_near_alpha_half_the_invariant_outlives_tau_star():
     consts = dict(beta=rec.beta, l_wu=rec.Lwu, l_zh=rec.Lzh, l_wh=rec.Lwh, c=rec.c)
     crossing = crossing_log(lambda t: ext.max_invariant_ratio(t, **consts), 1.0, rec.tau / 10, 10 * rec.tau, rtol=1e-6)
     assert crossing / rec.tau > 1.002
+
+
+def test_descent_ratio_matches_the_matrix_exponential_and_an_equilibrium_solve():
+    tau = 0.7 * REC.tau
+    t, ratio = ext.descent_ratio_path(tau, **CONSTS, c=REC.c, n_out=11)
+    m = ext.coefficient_matrix(**CONSTS)
+    s0 = np.linalg.solve(m, [0.5 * REC.c, 1.0])
+    rates = np.diag([1 / tau, 1.0]) @ m
+    for t_, r_ in zip(t, ratio):
+        z, w = expm(rates * t_) @ s0
+        z_star = -m[0, 1] * w / m[0, 0]                    # u(z*, w) = 0
+        h, h_star = m[1] @ [z, w], m[1] @ [z_star, w]
+        assert r_ == pytest.approx(abs(h - h_star) / abs(h), rel=1e-9)
+
+
+def test_descent_ratio_is_alpha_times_the_invariant_ratio_and_alpha_is_reached_at_tau_star():
+    # 4.4 and the Lipschitz bound on h are equalities here: |h − h*| = (L_z h/β)|u|, so the ratio is α·U/(cH)
+    for f in (0.5, 0.9):
+        _, inv = ext.invariant_ratio_path(f * REC.tau, **CONSTS, c=REC.c)
+        _, desc = ext.descent_ratio_path(f * REC.tau, **CONSTS, c=REC.c)
+        np.testing.assert_allclose(desc, REC.alpha * inv, rtol=1e-9)
+    tau_star = tau_theorem3(REC.alpha, REC.beta, REC.c, REC.Lwh, REC.Lwu)
+    at_star = ext.descent_ratio_path(tau_star, **CONSTS, c=REC.c)[1].max()
+    assert REC.alpha * (1 - 1e-6) < at_star <= REC.alpha * (1 + 1e-9)
+    assert ext.descent_ratio_path(1.1 * tau_star, **CONSTS, c=REC.c)[1].max() > 1.1 * REC.alpha
+    assert ext.max_invariant_ratio(1.1 * tau_star, **CONSTS, c=REC.c) > 1.1

@@ -24,10 +24,9 @@ def coefficient_matrix(*, beta: float, l_wu: float, l_zh: float, l_wh: float, si
     return np.array([[-beta, l_wu], [sign * l_zh, -l_wh]], dtype=np.float64)
 
 
-def invariant_ratio_path(tau: float, *, beta: float, l_wu: float, l_zh: float, l_wh: float, c: float,
-                         ratio0: float = 0.5, sign: float = -1.0, t_end: float | None = None,
-                         n_out: int = 2001) -> tuple[np.ndarray, np.ndarray]:
-    """(t, U/(cH)) along the run of the linear system at τ from u(0) = ratio0·c, h(0) = 1, both (n_out,).
+def trajectory(tau: float, *, beta: float, l_wu: float, l_zh: float, l_wh: float, c: float, ratio0: float = 0.5,
+               sign: float = -1.0, t_end: float | None = None, n_out: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """(t, (z, w)) of the linear system at τ from u(0) = ratio0·c, h(0) = 1: t (n_out,), states (2, n_out).
 
     Integrated with DOP853 (rtol 1e-12) on [0, t_end]; t_end defaults to 50 τ/β (fifty fast time constants).
     """
@@ -39,8 +38,33 @@ def invariant_ratio_path(tau: float, *, beta: float, l_wu: float, l_zh: float, l
     t_end = 50.0 * tau / beta if t_end is None else t_end
     t = np.linspace(0.0, t_end, n_out)
     sol = solve_ivp(lambda _, s: rates @ s, (0.0, t_end), s0, method="DOP853", t_eval=t, rtol=1e-12, atol=1e-14)
-    uh = m @ sol.y
+    return t, sol.y
+
+
+def invariant_ratio_path(tau: float, *, beta: float, l_wu: float, l_zh: float, l_wh: float, c: float,
+                         ratio0: float = 0.5, sign: float = -1.0, t_end: float | None = None,
+                         n_out: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """(t, U/(cH)) along :func:`trajectory`, both (n_out,)."""
+    t, s = trajectory(tau, beta=beta, l_wu=l_wu, l_zh=l_zh, l_wh=l_wh, c=c, ratio0=ratio0, sign=sign, t_end=t_end,
+                      n_out=n_out)
+    uh = coefficient_matrix(beta=beta, l_wu=l_wu, l_zh=l_zh, l_wh=l_wh, sign=sign) @ s
     return t, np.abs(uh[0]) / (c * np.abs(uh[1]))
+
+
+def descent_ratio_path(tau: float, *, beta: float, l_wu: float, l_zh: float, l_wh: float, c: float,
+                       ratio0: float = 0.5, sign: float = -1.0, t_end: float | None = None,
+                       n_out: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """(t, |h − h*|/|h|) along :func:`trajectory`: the relative error of the descent condition 4.1.
+
+    h* = h(z*(w), w) is the weight field at the equilibrium z*(w) of the fast system, u(z*, w) = 0, which is
+    z* = (L_w u/β)·w. Both (n_out,).
+    """
+    t, (z, w) = trajectory(tau, beta=beta, l_wu=l_wu, l_zh=l_zh, l_wh=l_wh, c=c, ratio0=ratio0, sign=sign,
+                           t_end=t_end, n_out=n_out)
+    m = coefficient_matrix(beta=beta, l_wu=l_wu, l_zh=l_zh, l_wh=l_wh, sign=sign)
+    h = m[1, 0] * z + m[1, 1] * w
+    h_star = m[1, 0] * (l_wu / beta) * w + m[1, 1] * w
+    return t, np.abs(h - h_star) / np.abs(h)
 
 
 def max_invariant_ratio(tau: float, *, beta: float, l_wu: float, l_zh: float, l_wh: float, c: float,

@@ -34,3 +34,18 @@ def adjoint_pair_distances(net: FixedFeedbackNet, w: ArrayLike, x0: np.ndarray, 
     """Two adjoint copies y₁, y₂ driven by the same forward trajectory from x0: t, {ord: ‖y₁ − y₂‖_ord}."""
     t, _, Y = integrate_copies(net, lambda _s: w, np.stack([x0, x0]), np.stack([y1, y2]), T, n_out)
     return t, {o: mm.vector_norm(Y[:, 0] - Y[:, 1], o) for o in ords}
+
+
+def soderlind_ratios(net: FixedFeedbackNet, w: ArrayLike, x1: ArrayLike, x2: ArrayLike, *, beta: float,
+                     ord: mm.Ord) -> np.ndarray:
+    """β‖x₁ − x₂‖/‖f(x₁) − f(x₂)‖ in the norm ``ord`` for pairs of rows of x1, x2 (P, n), with w fixed: (P,).
+
+    Söderlind's inequality 4.4 says this is at most 1 for a system contracting at rate β in that norm.
+    """
+    x1, x2 = np.atleast_2d(x1).astype(np.float64), np.atleast_2d(x2).astype(np.float64)
+    if x1.shape != x2.shape or x1.shape[1] != net.n:
+        raise ValueError(f"x1 and x2 must both be (P, n={net.n}), got {x1.shape} and {x2.shape}")
+    if beta <= 0:
+        raise ValueError(f"beta must be a positive contraction rate, got {beta}")
+    df = np.stack([net.f(a, w) - net.f(b, w) for a, b in zip(x1, x2)])
+    return beta * mm.vector_norm(x1 - x2, ord) / mm.vector_norm(df, ord)
