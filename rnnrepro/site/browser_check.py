@@ -125,7 +125,8 @@ function measure() {
     var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     if (target) {
       var row = target.closest("tr") || target;
-      R.anchor = {id: target.id, top: row.getBoundingClientRect().top, header: header()};
+      R.anchor = {id: target.id, top: row.getBoundingClientRect().top, header: header(), shown: shown(row),
+                  screen: window.innerHeight};
     } else { R.anchor = {id: location.hash.slice(1), missing: true}; }
   }
   R.doc_width = document.documentElement.scrollWidth;
@@ -158,10 +159,147 @@ function measure() {
     R.tables.push({header: head ? head.children.length : 0, width: t.getBoundingClientRect().width, rows: rows});
   });
   R.width = window.innerWidth;
-  var out = document.createElement("script");
-  out.type = "application/json"; out.id = "rnnrepro-probe"; out.textContent = JSON.stringify(R);
-  document.body.appendChild(out);
-  if (window.parent !== window) { window.parent.document.body.appendChild(out.cloneNode(true)); }   // a phone frame
+  R.metrics = metrics();
+  var flags = new URLSearchParams(location.search);
+  var steps = [];
+  if (flags.has("rnnrepro-axe")) { steps.push(runAxe); }
+  if (flags.has("rnnrepro-anchors")) { steps.push(sweepAnchors); }
+  (function next() {
+    if (steps.length) { steps.shift()(next); return; }
+    var out = document.createElement("script");
+    out.type = "application/json"; out.id = "rnnrepro-probe"; out.textContent = JSON.stringify(R);
+    document.body.appendChild(out);
+    if (window.parent !== window) { window.parent.document.body.appendChild(out.cloneNode(true)); }   // a phone frame
+  })();
+}
+function shown(el) {
+  // Rendered and not hidden: not display:none, not inside a closed <details> (outside its summary;
+  // Chromium lays out a closed details' content, so its boxes alone do not tell).
+  if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") { return false; }
+  if (el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true})) { return false; }
+  for (var a = el; a; a = a.parentElement) {
+    var d = a.parentElement;
+    if (d && d.tagName === "DETAILS" && !d.open && a.tagName !== "SUMMARY") { return false; }
+  }
+  return true;
+}
+var SKIP = "code, pre, kbd, samp, script, style, mjx-container, .rnnrepro-verdicts-block, .rnnrepro-claims";
+var PROSE = "p, li, figcaption, dd, dt, td, th, caption, blockquote";
+function metrics() {
+  // The page as a reader first sees it (collapsed sections closed), in CSS px from the page's top.
+  window.scrollTo(0, 0);
+  var art = document.querySelector(".bd-article") || document.body, Y = window.scrollY;
+  var M = {height: document.documentElement.scrollHeight, in_short: null, first_figure: null, tables: 0,
+           wide_code: [], prose: [], review: [], figures: []};
+  var strong = Array.prototype.find.call(art.querySelectorAll("strong, b"), function (b) {
+    return /^In short\b/.test(b.textContent.trim()) && shown(b);
+  });
+  if (strong) { M.in_short = strong.getBoundingClientRect().top + Y; }
+  art.querySelectorAll("img, svg").forEach(function (el) {
+    var r = el.getBoundingClientRect();
+    if (!shown(el) || r.width < 150 || r.height < 80 || (el.tagName.toLowerCase() === "svg" && el.parentElement.closest("svg"))) { return; }
+    var f = {top: r.top + Y, width: r.width, height: r.height, left: r.left, right: r.right};
+    if (el.tagName.toLowerCase() === "img") { f.src = el.getAttribute("src"); f.natural_width = el.naturalWidth; }
+    else { f.src = "(inline svg)"; f.min_font_px = inlineSvgFont(el); }
+    M.figures.push(f);
+  });
+  if (M.figures.length) { M.first_figure = Math.min.apply(null, M.figures.map(function (f) { return f.top; })); }
+  art.querySelectorAll("table").forEach(function (t) {
+    if (shown(t) && !t.parentElement.closest("table")) { M.tables += t.getBoundingClientRect().height; }
+  });
+  M.wide_tables = [];
+  art.querySelectorAll("table").forEach(function (t) {
+    // A table wider than its box (the table itself or the theme's scrolling container around it).
+    var box = t.parentElement && t.parentElement.classList.contains("pst-scrollable-table-container") ? t.parentElement : t;
+    if (shown(t) && box.scrollWidth > box.clientWidth + 1) {
+      M.wide_tables.push((t.className || "table") + ": " + box.scrollWidth + " px in " + box.clientWidth + " px");
+    }
+  });
+  art.querySelectorAll("pre").forEach(function (pre) {
+    if (shown(pre) && pre.scrollWidth > pre.clientWidth + 1) {
+      var line = pre.textContent.split("\n").reduce(function (a, b) { return b.length > a.length ? b : a; }, "");
+      M.wide_code.push(pre.scrollWidth + " px in " + pre.clientWidth + " px: " + line.trim().slice(0, 90));
+    }
+  });
+  var walker = document.createTreeWalker(art, NodeFilter.SHOW_TEXT), node, blocks = [], texts = [];
+  while ((node = walker.nextNode())) {
+    var el = node.parentElement;
+    if (!node.nodeValue.trim() || !el || el.closest(SKIP) || !el.closest(PROSE) || !shown(el)) { continue; }
+    var block = el.closest(PROSE), k = blocks.indexOf(block);
+    if (k < 0) { blocks.push(block); texts.push(""); k = blocks.length - 1; }
+    texts[k] += node.nodeValue;
+  }
+  M.prose = texts.map(function (t) { return t.replace(/\s+/g, " ").trim(); });
+  art.querySelectorAll("h1, h2, h3, h4, h5, h6, summary").forEach(function (h) {
+    if (!/Response to review/i.test(h.textContent) || !shown(h)) { return; }
+    var d = h.tagName.toLowerCase() === "summary" ? h.parentElement : null;
+    if (!d || d.open) { M.review.push(h.tagName.toLowerCase() + ": " + h.textContent.trim().slice(0, 60)); }
+  });
+  return M;
+}
+function scaleOf(m) { return Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); }
+function inlineSvgFont(svg) {
+  // Smallest text drawn by an inline SVG, in CSS px: matplotlib's glyphs (<use> in a text_* group,
+  // drawn at 100 units per em) or <text> elements.
+  var least = null;
+  svg.querySelectorAll("g[id^='text_'] use").forEach(function (u) {
+    var m = u.getScreenCTM(); if (!m) { return; }
+    var px = 100 * scaleOf(m); least = least === null ? px : Math.min(least, px);
+  });
+  svg.querySelectorAll("text").forEach(function (t) {
+    var m = t.getScreenCTM(); if (!m) { return; }
+    var px = parseFloat(getComputedStyle(t).fontSize) * scaleOf(m); least = least === null ? px : Math.min(least, px);
+  });
+  return least;
+}
+function runAxe(next) {
+  var s = document.createElement("script");
+  s.src = "/__axe__.js";
+  s.onerror = function () { R.axe = {error: "axe-core did not load"}; next(); };
+  s.onload = function () {
+    window.axe.run(document, {resultTypes: ["violations"]}).then(function (res) {
+      R.axe = {violations: res.violations.map(function (v) {
+        return {id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+                targets: v.nodes.slice(0, 3).map(function (n) { return n.target.join(" "); }),
+                summary: v.nodes.length ? (v.nodes[0].failureSummary || "").slice(0, 240) : ""};
+      })};
+      next();
+    }, function (e) { R.axe = {error: String(e)}; next(); });
+  };
+  document.head.appendChild(s);
+}
+function sweepAnchors(next) {
+  // Every claim anchor the check names: from the collapsed page, set the address's fragment (as a
+  // click on a link to it would) and see the element's row open, visible and on screen.
+  var ids = [], closed = Array.prototype.slice.call(document.querySelectorAll("details:not([open])"));
+  try {
+    var x = new XMLHttpRequest(); x.open("GET", "/__anchors__.json", false); x.send();
+    ids = JSON.parse(x.responseText)[location.pathname.replace(/^\//, "")] || [];
+  } catch (e) { R.anchors = {error: String(e)}; next(); return; }
+  R.anchors = {checked: ids.length, problems: []};
+  var i = 0;
+  function one() {
+    if (i >= ids.length) {
+      closed.forEach(function (d) { d.open = false; });
+      window.scrollTo(0, 0); next(); return;
+    }
+    var id = ids[i++];
+    closed.forEach(function (d) { d.open = false; });
+    window.scrollTo(0, 0);
+    location.hash = id;
+    setTimeout(function () {
+      var el = document.getElementById(id);
+      if (!el) { R.anchors.problems.push(id + ": no element has this id"); one(); return; }
+      var row = el.closest("tr") || el, r = row.getBoundingClientRect(), top = header();
+      if (!shown(row) || r.height === 0) { R.anchors.problems.push(id + ": not visible (in a closed section?)"); }
+      else if (r.top < top - 1 || r.top > window.innerHeight - 20) {
+        R.anchors.problems.push(id + ": lands at y = " + Math.round(r.top) + " px (screen " + window.innerHeight +
+                                " px, header to " + Math.round(top) + " px)");
+      }
+      one();
+    }, 120);
+  }
+  one();
 }
 window.addEventListener("load", function () {
   var done = false;
@@ -236,19 +374,25 @@ class PageReport:
     wrapped_status: list[str] = field(default_factory=list)  # a status badge broken over lines or cut off
     overflow: list[str] = field(default_factory=list)        # the page wider than the screen: it scrolls sideways
     anchor: list[str] = field(default_factory=list)          # the page's #target under the sticky header
+    axe: list[str] = field(default_factory=list)             # serious or critical axe-core violations
+    anchors_missed: list[str] = field(default_factory=list)  # claim anchors that do not land (anchors=)
     typeset: int = 0
     probed: bool = False
     claims_rows: int = 0     # claims-table rows the probe measured
+    anchors_checked: int = 0
+    metrics: dict = field(default_factory=dict)               # the page as first seen (:func:`page_metrics`)
 
     @property
     def ok(self) -> bool:
         return not (self.raw_tex or self.missing_images or self.console_errors or self.reprs or self.table_rows
-                    or self.hidden_status or self.clipped_cells or self.wrapped_status or self.overflow or self.anchor)
+                    or self.hidden_status or self.clipped_cells or self.wrapped_status or self.overflow or self.anchor
+                    or self.axe or self.anchors_missed)
 
-    def describe(self) -> str:
-        """One line per kind of defect."""
-        kinds = ("raw_tex", "missing_images", "console_errors", "reprs", "table_rows", "hidden_status",
-                 "clipped_cells", "wrapped_status", "overflow", "anchor")
+    def describe(self, skip: tuple[str, ...] = ()) -> str:
+        """One line per kind of defect (``skip``: kinds left out, e.g. ``("axe",)``); empty when none."""
+        kinds = tuple(k for k in ("raw_tex", "missing_images", "console_errors", "reprs", "table_rows",
+                                  "hidden_status", "clipped_cells", "wrapped_status", "overflow", "anchor", "axe",
+                                  "anchors_missed") if k not in skip)
         return "; ".join(f"{k} {getattr(self, k)[:5]} ({len(getattr(self, k))})" for k in kinds if getattr(self, k))
 
 
@@ -317,15 +461,27 @@ def inspect_probe(report: PageReport, probe: dict, slack: float = 1.0, desktop: 
     ``#target`` row above the sticky header's bottom."""
     report.probed = True
     report.console_errors += [f"console: {m}" for m in probe.get("console", [])]
+    report.metrics = probe.get("metrics") or {}
+    report.axe += axe_problems(probe["axe"]) if "axe" in probe else []
+    anchors = probe.get("anchors")
+    if anchors is not None:
+        report.anchors_checked = anchors.get("checked", 0)
+        report.anchors_missed += ([f"anchor sweep failed: {anchors['error']}"] if "error" in anchors
+                                  else list(anchors.get("problems", [])))
     if probe.get("doc_width", 0) > probe.get("view_width", 0) + slack:
         report.overflow.append(f"page {probe['doc_width']} px wide on a {probe['view_width']} px screen; sticking out: "
                                + ", ".join(probe.get("outside", [])[:5]))
     anchor = probe.get("anchor")
     if anchor and anchor.get("missing"):
         report.anchor.append(f"#{anchor['id']}: no element on the page has this id")
+    elif anchor and anchor.get("shown") is False:
+        report.anchor.append(f"#{anchor['id']}: its row is not visible (inside a closed section)")
     elif anchor and anchor["top"] < anchor["header"] - slack:
         report.anchor.append(f"#{anchor['id']}: its row starts at y = {anchor['top']:.0f} px, under the sticky "
                              f"header (bottom at {anchor['header']:.0f} px)")
+    elif anchor and anchor.get("screen") and anchor["top"] > anchor["screen"] - 20:
+        report.anchor.append(f"#{anchor['id']}: its row starts at y = {anchor['top']:.0f} px, below the "
+                             f"{anchor['screen']} px screen")
     for t, table in enumerate(probe.get("tables", [])):
         report.claims_rows += len(table["rows"])
         for r, row in enumerate(table["rows"]):
@@ -355,27 +511,173 @@ def inspect_probe(report: PageReport, probe: dict, slack: float = 1.0, desktop: 
     return report
 
 
+#: The axe-core impacts that fail a page (WCAG: a reader cannot use the content); moderate and minor
+#: ones (the theme's sidebar landmark) are not counted.
+FAILING_IMPACTS = ("serious", "critical")
+
+
+def axe_problems(axe: dict, impacts: tuple[str, ...] = FAILING_IMPACTS) -> list[str]:
+    """One line per axe-core violation of a failing impact: rule, impact, number of nodes, the first
+    nodes' selectors and what axe says is wrong; or why axe did not run."""
+    if "error" in axe:
+        return [f"axe-core: {axe['error']}"]
+    return [f"{v['id']} ({v['impact']}, {v['nodes']} node(s)): {v['help']}; e.g. {', '.join(v['targets'][:2])}"
+            + (f" — {v['summary']}" if v.get("summary") else "")
+            for v in axe.get("violations", []) if v.get("impact") in impacts]
+
+
+def axe_script() -> Path | None:
+    """axe-core's ``axe.min.js``: ``$RNNREPRO_AXE`` (a file), else the copy ``.ci/run`` installs from npm
+    into ``~/.cache/rnnrepro-axe``; None when neither exists."""
+    import os
+
+    candidates = [os.environ.get("RNNREPRO_AXE", ""),
+                  str(Path.home() / ".cache" / "rnnrepro-axe" / "node_modules" / "axe-core" / "axe.min.js")]
+    return next((Path(c) for c in candidates if c and Path(c).is_file()), None)
+
+
+# ---------------------------------------------------------------------------------- figure text size
+_TRANSFORM = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
+
+
+def transform_scale(transform: str | None) -> float:
+    """The linear size factor (square root of the determinant's magnitude) of an SVG ``transform``."""
+    factor = 1.0
+    for name, args in _TRANSFORM.findall(transform or ""):
+        v = [float(x) for x in re.split(r"[\s,]+", args.strip()) if x]
+        if name == "scale":
+            factor *= abs(v[0] * (v[1] if len(v) > 1 else v[0])) ** 0.5
+        elif name == "matrix":
+            factor *= abs(v[0] * v[3] - v[1] * v[2]) ** 0.5
+        elif name in ("skewX", "skewY"):
+            pass                                   # area preserving
+    return factor
+
+
+def _font_size(style: str, attrib: dict) -> float | None:
+    m = re.search(r"font-size\s*:\s*([\d.]+)(px|pt)?", style) or re.search(r"font\s*:[^;]*?([\d.]+)(px|pt)", style)
+    value = m.group(1) if m else attrib.get("font-size")
+    if value is None:
+        return None
+    size = float(re.match(r"[\d.]+", str(value)).group())
+    return size * 4 / 3 if m and m.group(2) == "pt" else size
+
+
+def svg_text_sizes(svg: str) -> tuple[list[float], float]:
+    """(the size of every text drawn by an SVG in its root's user units, the root's viewBox width).
+
+    matplotlib draws text as glyph paths (``svg.fonttype = "path"``): each ``<use>`` of a glyph inside a
+    ``text_*`` group (one label, tick label, title or legend entry), scaled from its glyphs' 100 units per
+    em; a text's size is its largest glyph's (a formula's sub- and superscripts are drawn smaller, at
+    70 %, as in print). ``<text>`` elements count with their font size. A size times (rendered width /
+    viewBox width) is the text's size in CSS px."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    width = root.get("viewBox", "").split()
+    view_width = float(width[2]) if len(width) == 4 else float(re.match(r"[\d.]+", root.get("width", "0")).group())
+    sizes: list[float] = []
+
+    def walk(el, scale: float, group: list[float] | None) -> None:
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag in ("defs", "clipPath", "metadata", "style"):
+            return
+        scale *= transform_scale(el.get("transform"))
+        starts = group is None and tag == "g" and (el.get("id") or "").startswith("text_")
+        if starts:
+            group = []
+        if tag == "use" and group is not None:
+            group.append(100 * scale)
+        elif tag == "text":
+            size = _font_size(el.get("style", ""), el.attrib)
+            if size is not None:
+                sizes.append(size * scale)
+        for child in el:
+            walk(child, scale, group)
+        if starts and group:
+            sizes.append(max(group))
+
+    walk(root, 1.0, None)
+    return sizes, view_width
+
+
+def figure_text_px(site: Path, page: str, figure: dict) -> float | None:
+    """The smallest text of a figure the probe measured (``src``, rendered ``width``), in CSS px as
+    shown; None for an image that is not an SVG file of the book (a PNG: no text to measure)."""
+    if figure.get("min_font_px") is not None:
+        return figure["min_font_px"]
+    src = unquote(urlsplit(figure.get("src") or "").path)
+    if not src.endswith(".svg"):
+        return None
+    path = (site / page.split("#")[0]).parent / src if not src.startswith("/") else site / src.lstrip("/")
+    if not path.is_file():
+        return None
+    sizes, view_width = svg_text_sizes(path.read_text(encoding="utf-8"))
+    if not sizes or not view_width:
+        return None
+    return min(sizes) * figure["width"] / view_width
+
+
+def claim_ids_in(texts: list[str], ids: set[str] | list[str], keys: list[str] | tuple[str, ...]) -> list[str]:
+    """Claim ids written out in ``texts`` (a page's visible running prose): any ``<key>.<item>.<name>``
+    of a chapter key in ``keys``, and the bare ``<item>.<name>`` of an id in ``ids`` (the page's own
+    claims). Each found id once, in order of appearance."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    full = re.compile(rf"(?<![\w.])(?:{alternatives})\.[a-z0-9_]+\.[a-z0-9_]+(?![\w])") if keys else None
+    bare = sorted({i.split(".", 1)[1] for i in ids if i.count(".") >= 2}, key=len, reverse=True)
+    bare_re = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, bare)) + r")(?![\w])") if bare else None
+    found: list[str] = []
+    for text in texts:
+        hits = [(m.start(), m.group()) for m in full.finditer(text)] if full else []
+        covered = [range(at, at + len(h)) for at, h in hits]
+        if bare_re:
+            hits += [(m.start(), m.group()) for m in bare_re.finditer(text)
+                     if not any(m.start() in r for r in covered)]
+        found += [h for _, h in sorted(hits) if h not in found]
+    return found
+
+
 def console_errors(stderr: str) -> list[str]:
     """Console messages in Chromium's log that are errors (uncaught exceptions, failed loads)."""
     return [f"{msg} ({src})" for msg, src in _CONSOLE.findall(stderr) if _CONSOLE_ERROR.search(msg)]
 
 
+def _with_flags(page: str, flags: list[str]) -> str:
+    """``page`` (``path#fragment``) with query flags for the probe (``?rnnrepro-axe&…``)."""
+    path, hash_, fragment = page.partition("#")
+    return path + ("?" + "&".join(flags) if flags else "") + hash_ + fragment
+
+
 def check_pages(site: Path, pages: list[str], chromium: str, budget_ms: int = 10000, *,
-                screen: tuple[int, int] = (WIDTH, HEIGHT)) -> list[PageReport]:
+                screen: tuple[int, int] = (WIDTH, HEIGHT), axe: Path | None = None,
+                anchors: dict[str, list[str]] | None = None) -> list[PageReport]:
     """Load each page (path relative to ``site``, ``#anchor`` allowed) in headless Chromium on a
     ``screen`` of (width, height) CSS pixels and inspect it. A screen narrower than Chromium's narrowest
     window is a frame of that size: then only what the probe measures is inspected (the page's text and
-    images are the same on every screen)."""
+    images are the same on every screen).
+
+    ``axe``: axe-core's script (:func:`axe_script`), run on every page (its serious and critical
+    violations fail the page). ``anchors``: page → element ids; on each such page every id is set as
+    the address's fragment in turn, from the collapsed page, and must land visible on the screen below
+    the sticky header (closed sections around it opened by the book's script)."""
     reports, framed = [], screen[0] < NARROWEST
-    with serve(site, inject=PROBE_JS, extra={"/__screen__.html": SCREEN_PAGE}) as base:
+    extra = {"/__screen__.html": SCREEN_PAGE, "/__anchors__.json": json.dumps(anchors or {})}
+    if axe is not None:
+        extra["/__axe__.js"] = Path(axe).read_text(encoding="utf-8")
+    with serve(site, inject=PROBE_JS, extra=extra) as base:
         for page in pages:
-            url = (f"{base}/__screen__.html?" + urlencode({"w": screen[0], "h": screen[1], "src": f"/{page}"})
-                   if framed else f"{base}/{page}")
+            flags = (["rnnrepro-axe"] if axe is not None else []) + \
+                (["rnnrepro-anchors"] if anchors and page.split("#")[0] in anchors else [])
+            page_budget = budget_ms + (20000 if axe is not None else 0) + \
+                200 * len((anchors or {}).get(page.split("#")[0], []))
+            address = _with_flags(page, flags)
+            url = (f"{base}/__screen__.html?" + urlencode({"w": screen[0], "h": screen[1], "src": f"/{address}"})
+                   if framed else f"{base}/{address}")
             with tempfile.TemporaryDirectory() as profile:    # a new reader: nothing stored by an earlier page
                 window = f"--window-size={max(screen[0], NARROWEST)},{screen[1]}"
                 res = subprocess.run([chromium, *CHROMIUM_FLAGS, window, f"--user-data-dir={profile}",
-                                      f"--virtual-time-budget={budget_ms}", "--dump-dom", url],
-                                     capture_output=True, text=True, timeout=120)
+                                      f"--virtual-time-budget={page_budget}", "--dump-dom", url],
+                                     capture_output=True, text=True, timeout=300)
             report = inspect_dom(page, res.stdout, site)
             seen = " ".join(report.console_errors)
             report.console_errors += [e for e in console_errors(res.stderr) if e.split(" (")[0] not in seen]

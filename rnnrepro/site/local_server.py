@@ -13,6 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _HEAD = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
+#: Content types of the extra files served from memory (by their path's suffix).
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".json": "application/json"}
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -24,7 +27,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.split("?")[0] in self.extra:
-            return self._send(self.extra[self.path.split("?")[0]])
+            name = self.path.split("?")[0]
+            return self._send(self.extra[name], _TYPES.get(Path(name).suffix, _TYPES[".html"]))
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
@@ -32,9 +36,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             return super().do_GET()
         self._send(inject_after_head(path.read_bytes(), self.inject))
 
-    def _send(self, body: bytes) -> None:
+    def _send(self, body: bytes, content_type: str = "text/html; charset=utf-8") -> None:
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -51,7 +55,7 @@ def inject_after_head(page: bytes, snippet: bytes) -> bytes:
 def serve(folder: Path, inject: str = "", extra: dict[str, str] | None = None) -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 (a free port) for the duration; yield the base URL. ``inject``:
     HTML put right after the ``<head>`` tag of every ``.html`` page served; ``extra``: HTML pages served
-    at these paths (``/__screen__.html``), not on disk."""
+    at these paths (``/__screen__.html``, ``/__axe__.js``), not on disk, typed by their suffix."""
     pages = {path: html.encode() for path, html in (extra or {}).items()}
     handler_class = type("Handler", (_QuietHandler,), {"inject": inject.encode(), "extra": pages})
     handler = functools.partial(handler_class, directory=str(folder))

@@ -1,7 +1,13 @@
 /* The book's script (offline, no dependencies).
    - The scorecard's filter (rnnrepro.book.scorecard.filter_html): shows the claims rows of one status,
      chapter and kind (a paper claim's kind also matches its type: statement or experiment); the choice is kept in the page's address (?status=not-reproduced&chapter=cayci).
-   - Every table of a page gets its column headers on its cells, for the phone layout (rnnrepro.css). */
+   - Every table of a page gets its column headers on its cells, for the phone layout (rnnrepro.css).
+   - An address whose fragment names an element inside closed sections (the claims ledger behind
+     "Behind this page", a dropdown, a hidden code cell: all <details>) opens them and scrolls the
+     element into view: on load, after MathJax has typeset (heights change), on hashchange and on a
+     click of an in-page link.
+   - A figure opens at full size in a new tab on a click (on a phone its text would otherwise be
+     shrunk to the screen); rnnrepro.css lets it scroll sideways at its natural width on a phone. */
 (function () {
   "use strict";
   function apply(form) {
@@ -59,6 +65,54 @@
     if (!window.matchMedia || !window.matchMedia("(max-width: 40rem)").matches) { return; }
     document.querySelectorAll("details.claim-quote[open]").forEach(function (d) { d.removeAttribute("open"); });
   }
-  function ready() { setup(); labelCells(); foldQuotes(); }
+  function target(hash) {
+    if (!hash || hash.length < 2) { return null; }
+    var id = hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* a malformed escape: use it as written */ }
+    return document.getElementById(id);
+  }
+  function openTo(hash, scroll) {
+    // Open every closed <details> around the element the fragment names; then bring it (its table row
+    // for a claim anchor) into view, below the sticky header (scroll-margin-top, rnnrepro.css).
+    var el = target(hash);
+    if (!el) { return false; }
+    for (var a = el.parentElement; a; a = a.parentElement) {
+      if (a.tagName === "DETAILS" && !a.open) { a.open = true; }
+    }
+    if (scroll) { (el.closest("tr") || el).scrollIntoView({block: "start"}); }
+    return true;
+  }
+  function anchors() {
+    if (location.hash) {
+      openTo(location.hash, true);
+      var again = function () { openTo(location.hash, true); };
+      window.addEventListener("load", function () {
+        again();
+        var mj = window.MathJax && window.MathJax.startup && window.MathJax.startup.promise;
+        if (mj) { mj.then(again); }
+      });
+    }
+    window.addEventListener("hashchange", function () { openTo(location.hash, true); });
+    document.addEventListener("click", function (e) {
+      var a = e.target.closest && e.target.closest("a[href*='#']");
+      if (!a || a.origin !== location.origin || a.pathname !== location.pathname) { return; }
+      // Open first, so that the browser's own jump lands on the element; scroll once more for a link
+      // to the fragment already in the address (no hashchange then).
+      if (openTo(a.hash, false) && a.hash === location.hash) {
+        setTimeout(function () { openTo(a.hash, true); }, 0);
+      }
+    });
+  }
+  function figures() {
+    // Every figure image opens at full size in a new tab (its own SVG file) on a click.
+    document.querySelectorAll(".bd-article figure img, .bd-article .cell_output img").forEach(function (img) {
+      if (img.closest("a")) { return; }
+      var a = document.createElement("a");
+      a.href = img.currentSrc || img.src; a.target = "_blank"; a.rel = "noopener";
+      a.className = "rnnrepro-figure-link"; a.title = "Open the figure at full size";
+      img.parentNode.insertBefore(a, img); a.appendChild(img);
+    });
+  }
+  function ready() { setup(); labelCells(); foldQuotes(); figures(); anchors(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
 })();
