@@ -28,3 +28,17 @@ def test_every_entry_of_the_book_gets_a_label():
     entries = list(parse_file(str(REPO / "book" / "references.bib")).entries.values())
     labels = list(AuthorYearLabels().format_labels(entries))
     assert len(set(labels)) == len(entries) and all(label[-4:-1].isdigit() or label[-1].isdigit() for label in labels)
+
+
+def test_bibliography_entries_are_list_items():
+    """docutils' bibliography markup (a role="list" of deprecated doc-biblioentry entries, which axe-core
+    reports as a list without its required children) becomes a list of listitems; nothing else changes."""
+    from docutils.core import publish_parts
+
+    from rnnrepro.site.sphinxext.bibliography import accessible_citations
+
+    body = publish_parts(".. [A2020] First.\n.. [B2021] Second.\n\nSee [A2020]_.\n", writer_name="html5")["body"]
+    assert body.count('role="doc-biblioentry"') == 2 and '<div role="list" class="citation-list">' in body
+    fixed = accessible_citations(body)
+    assert fixed.count('role="listitem"') == 2 and "doc-biblioentry" not in fixed
+    assert fixed.replace('role="listitem"', 'role="doc-biblioentry"') == body

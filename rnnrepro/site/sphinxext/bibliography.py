@@ -1,6 +1,11 @@
 """The bibliography's labels in the author–year form the text cites with ("Ribeiro et al. 2020"),
 instead of pybtex's alpha labels ("[ComputationalMGroupUoSouthampton24]"). Registered as the pybtex
-formatting style ``authoryear`` (``bibtex_default_style`` in ``_config.yml``)."""
+formatting style ``authoryear`` (``bibtex_default_style`` in ``_config.yml``).
+
+Its entries are list items for assistive technology: docutils writes the bibliography as a
+``<div role="list">`` of ``<div role="doc-biblioentry">``, a role ARIA 1.2 deprecates and that a list
+may not hold, so axe-core finds the list without its required children (critical) and every entry with
+a role it does not allow; each entry gets ``role="listitem"`` (:func:`accessible_citations`)."""
 
 from __future__ import annotations
 
@@ -50,6 +55,21 @@ class AuthorYearStyle(UnsrtStyle):
     default_label_style = AuthorYearLabels
 
 
+_ENTRY_ROLE = 'role="doc-biblioentry"'
+
+
+def accessible_citations(body: str) -> str:
+    """A page's HTML body with every bibliography entry's deprecated ``doc-biblioentry`` role replaced by
+    ``listitem``, the role its ``role="list"`` container requires."""
+    return body.replace(_ENTRY_ROLE, 'role="listitem"')
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    if _ENTRY_ROLE in context.get("body", ""):
+        context["body"] = accessible_citations(context["body"])
+
+
 def setup(app: Sphinx) -> dict:
     register_plugin("pybtex.style.formatting", STYLE, AuthorYearStyle)
+    app.connect("html-page-context", _on_page_context)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
