@@ -14,6 +14,8 @@
 - :mod:`.bibliography`: author–year labels in the bibliography, as the text cites;
 - :mod:`.heartbeat`: a line every 30 s while a chapter executes, naming it, how long it has run and its section;
 - :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP;
+- :mod:`.execution_cache`: Jupyter Book's execution cache re-executes what the package, a lost ledger or a
+  page reading other pages makes stale;
 - :mod:`.publish`: with the book's public address, each page's canonical link and Open Graph preview, and
   ``sitemap.xml``.
 """
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from rnnrepro.site.sphinxext import (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels,
                                     launch, mathjax, scripts, style)
-from rnnrepro.site.sphinxext import publish
+from rnnrepro.site.sphinxext import execution_cache, publish
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -32,6 +34,6 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict:
     for module in (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax,
-                   scripts, style, publish):
+                   scripts, style, publish, execution_cache):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
