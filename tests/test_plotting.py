@@ -1,4 +1,5 @@
 import matplotlib.pyplot as plt
+import pytest
 
 from rnnrepro.book.plotting import FULL_WIDTH, new_figure, unlabelled_axes, use_book_style
 
@@ -93,4 +94,51 @@ def test_dense_point_clouds_are_images_inside_the_svg():
     vector = svg_size(fig)
     assert rasterize_dense(fig) == 1 and ax.lines[0].get_rasterized() and not ax.lines[1].get_rasterized()
     assert svg_size(fig) < vector / 5
+    plt.close(fig)
+
+
+def _shown_text_px(fig) -> float:
+    """The smallest text of ``fig`` as the page shows it at 1400 px, measured independently of
+    plotting.py: the SVG that IPython's inline backend writes (``bbox_inches="tight"``), its glyphs'
+    sizes read back (rnnrepro.site.browser_check.svg_text_sizes), shown at its natural width (4/3 CSS px
+    per pt) or scaled down to the 784-px column."""
+    import io
+
+    from rnnrepro.site.browser_check import svg_text_sizes
+
+    out = io.StringIO()
+    fig.savefig(out, format="svg", bbox_inches="tight", pad_inches=0.1)
+    sizes, view_width = svg_text_sizes(out.getvalue())
+    natural = view_width * 4 / 3
+    return min(sizes) * 4 / 3 * min(1.0, 784 / natural)
+
+
+def test_small_text_is_enlarged_to_10_css_px_as_shown():
+    from rnnrepro.book.plotting import enlarge_small_text, legibility_problems, make_legible, min_font_points, small_texts
+
+    for width, labelsize in ((FULL_WIDTH, 6), (12.0, 8)):        # natural size; scaled down to the column
+        fig, ax = new_figure(1, height=2.0, width=width)
+        ax.plot([1, 2, 3], [1, 4, 9], label="data")
+        ax.set(xlabel="x", ylabel="y", title="t")
+        ax.tick_params(labelsize=labelsize)
+        ax.legend(fontsize=labelsize)
+        assert _shown_text_px(fig) < 10
+        need = min_font_points(fig)
+        assert need == pytest.approx(7.5 if width == FULL_WIDTH else 7.5 * (width + 0.2) * 96 / 784, rel=0.03)
+        assert small_texts(fig) and any("smaller than" in p for p in legibility_problems(fig))
+        make_legible(fig)
+        assert not small_texts(fig) and not any("smaller than" in p for p in legibility_problems(fig))
+        assert 10 <= _shown_text_px(fig) < 10.6
+        assert enlarge_small_text(fig) >= need
+        plt.close(fig)
+
+
+def test_the_book_style_is_legible_as_it_is():
+    """The default sizes (ticks 8 pt) in a full-width figure need no enlarging: 10.7 CSS px."""
+    from rnnrepro.book.plotting import small_texts
+
+    fig, ax = new_figure(1, height=2.0)
+    ax.plot([0, 1], [0, 1])
+    ax.set(xlabel="x", ylabel="y")
+    assert not small_texts(fig) and _shown_text_px(fig) == pytest.approx(8 * 4 / 3)
     plt.close(fig)

@@ -3,18 +3,28 @@
 Figures have an explicit white background (readable on the light and the dark theme), a fixed
 size family and labelled axes. Chapters call :func:`new_figure` and label every axis. In a notebook
 kernel figures are SVG; ``ledger.figure`` makes each legible (:func:`make_legible`: mathtext for raw
-sub/superscripts, enough ticks, dense clouds drawn as images) and refuses what is still hard to read
-(:func:`legibility_problems`).
+sub/superscripts, enough ticks, dense clouds drawn as images, no text below 10 CSS px as the page shows
+it at 1400 px) and refuses what is still hard to read (:func:`legibility_problems`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import matplotlib.pyplot as plt
 
 #: Width of a full-width figure, in inches; heights are chosen per figure.
 FULL_WIDTH = 7.5
+#: The page's content column at a 1400-px window (sphinx-book-theme), in CSS px: a figure shown wider is
+#: scaled down to it, and its text with it.
+COLUMN_PX = 784
+#: The smallest text a figure may show, in CSS px at a 1400-px window, tick labels included (issue 30).
+MIN_TEXT_PX = 10.0
+#: CSS px per inch; an SVG's sizes are points (1/72 inch), so 1 pt is 4/3 px at the figure's natural size.
+PX_PER_INCH = 96
+#: The margin IPython's inline SVG adds around the tight bounding box (``savefig.pad_inches``).
+SAVE_PAD_INCHES = 0.1
 
 STYLE = {
     "figure.facecolor": "white",
@@ -202,13 +212,80 @@ def _visible_handle(handle) -> bool:
     return True
 
 
+def shown_width_px(fig) -> float:
+    """The width of ``fig`` as the book shows it at its natural size, in CSS px: its tight bounding box
+    (IPython saves inline figures with ``bbox_inches="tight"``) plus the saving margin on both sides."""
+    fig.draw_without_rendering()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    return (box.width + 2 * SAVE_PAD_INCHES) * PX_PER_INCH
+
+
+def min_font_points(fig, *, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX,
+                    width_px: float | None = None) -> float:
+    """The smallest font size, in points, whose text ``fig`` shows at ``min_px`` CSS px or more: at its
+    natural size 1 pt is 4/3 px; a figure wider than the ``column_px`` column is scaled down to it.
+    ``width_px``: :func:`shown_width_px`, when already known."""
+    scale = min(1.0, column_px / (shown_width_px(fig) if width_px is None else width_px))
+    return min_px * 72 / PX_PER_INCH / scale
+
+
+def _tick_labels(fig) -> list:
+    labels = []
+    for ax in fig.get_axes():
+        if not (ax.get_visible() and ax.axison):
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_visible():
+                labels += [*axis.get_ticklabels(which="both"), axis.get_offset_text()]
+    return [t for t in labels if t.get_visible() and t.get_text()]
+
+
+def small_texts(fig, min_points: float | None = None) -> list[tuple[str, float]]:
+    """(text, size in points) of every text of ``fig``, tick labels included, smaller than
+    ``min_points`` (default :func:`min_font_points`)."""
+    need = min_font_points(fig) if min_points is None else min_points
+    return [(t.get_text(), t.get_fontsize()) for t in [*_texts(fig), *_tick_labels(fig)]
+            if t.get_fontsize() < need - 1e-9]
+
+
+def enlarge_small_text(fig, *, rounds: int = 3) -> float:
+    """Set every text of ``fig`` smaller than :func:`min_font_points` to that size (tick labels through
+    ``tick_params``, so that ticks drawn later keep it); larger text enlarges the figure's bounding box,
+    so repeat until nothing is too small. Returns the size used, in points."""
+    need = 0.0
+    for _ in range(rounds):
+        need = math.ceil(min_font_points(fig) * 10) / 10
+        if not small_texts(fig, need):
+            break
+        for t in _texts(fig):
+            if t.get_fontsize() < need:
+                t.set_fontsize(need)
+        for ax in fig.get_axes():
+            for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+                labels = axis.get_ticklabels(which="both")
+                if any(t.get_fontsize() < need for t in labels):
+                    ax.tick_params(axis=name, which="both", labelsize=need)
+                if axis.get_offset_text().get_fontsize() < need:
+                    axis.get_offset_text().set_fontsize(need)
+    return need
+
+
 def legibility_problems(fig) -> list[str]:
     """What makes ``fig`` hard to read, one line each: raw ``_``, ``^`` or ``sqrt(`` outside mathtext,
     mathtext that does not parse, an axis with data and tick labels but fewer than two labelled ticks,
-    a legend entry whose line/marker/patch is invisible. Empty when the figure reads well."""
+    a legend entry whose line/marker/patch is invisible, text (tick labels included) that the page
+    would show smaller than :data:`MIN_TEXT_PX` CSS px at a 1400-px window. Empty when the figure reads
+    well."""
     from matplotlib.mathtext import MathTextParser
 
     parser, problems = MathTextParser("path"), []
+    width = shown_width_px(fig)
+    need = min_font_points(fig, width_px=width)
+    small = small_texts(fig, need)
+    if small:
+        shown = ", ".join(f"{text!r} {size:g} pt" for text, size in small[:4])
+        problems.append(f"{len(small)} text(s) smaller than {need:.1f} pt, which a figure {width:.0f} px wide shows at "
+                        f"{MIN_TEXT_PX:g} CSS px in the {COLUMN_PX}-px column: {shown}")
     for t in _texts(fig):
         text = t.get_text()
         if raw_markup(text):
@@ -257,9 +334,11 @@ def rasterize_dense(fig, max_points: int = DENSE_POINTS) -> int:
 
 def make_legible(fig) -> None:
     """Put every text of ``fig`` in mathtext (:func:`math_label`), give axes with too few ticks more
-    (:func:`ensure_ticks`) and draw dense point clouds as images (:func:`rasterize_dense`);
+    (:func:`ensure_ticks`), draw dense point clouds as images (:func:`rasterize_dense`) and enlarge text
+    the page would show below :data:`MIN_TEXT_PX` (:func:`enlarge_small_text`);
     :func:`legibility_problems` says what is left."""
     for t in _texts(fig):
         t.set_text(math_label(t.get_text()))
     ensure_ticks(fig)
     rasterize_dense(fig)
+    enlarge_small_text(fig)
