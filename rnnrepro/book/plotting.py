@@ -248,7 +248,7 @@ def small_texts(fig, min_points: float | None = None) -> list[tuple[str, float]]
             if t.get_fontsize() < need - 1e-9]
 
 
-def enlarge_small_text(fig, *, rounds: int = 3) -> float:
+def enlarge_small_text(fig, *, rounds: int = 5) -> float:
     """Set every text of ``fig`` smaller than :func:`min_font_points` to that size (tick labels through
     ``tick_params``, so that ticks drawn later keep it); larger text enlarges the figure's bounding box,
     so repeat until nothing is too small. Returns the size used, in points."""
