@@ -28,9 +28,26 @@ def test_plateau_point_statistics_on_exact_exponentials():
     assert st["overlap_slope"] == pytest.approx(-1.0, abs=1e-12)
     assert st["overlap_shape"] == pytest.approx(1.0, abs=1e-12)
     assert st["grad_last_slope"] == pytest.approx(-0.5, abs=1e-12)
+    assert st["grad_shape"] == pytest.approx(1.0, abs=1e-12) and st["eig_shape"] == pytest.approx(1.0, abs=1e-12)
+    # the contrast 1 + 0.1/μ decays like a power law plus a constant: a positive ratio well below 0.8
+    assert 0 < st["grad_shape_ctl"] < 0.8
     # a power law x^-2 on [6, 30] with span 6: the secant ratio is log(30/24)/log(12/6), whatever the exponent
     assert st["overlap_shape_ctl"] == pytest.approx(math.log(30 / 24) / math.log(12 / 6), rel=1e-12)
     assert st["saddle"] < 0 and st["saddle_ctl"] == 0.0 and st["top_gap"] == 0.0
+
+
+def test_decay_shape_signs_the_secant_ratio():
+    x = np.arange(6.0, 31.0, 1.0)
+    assert G.decay_shape(x, np.exp(-0.3 * x), 6.0) == pytest.approx(1.0, abs=1e-12)
+    assert G.decay_shape(x, 5.0 * np.exp(0.3 * x), 6.0) == pytest.approx(-1.0, abs=1e-12)
+    # a quartic decay (1/ω)^-4: log(30/24) / log(12/6), by hand; a 4th-power growth the same, negated
+    by_hand = math.log(30 / 24) / math.log(12 / 6)
+    assert G.decay_shape(x, x ** -4.0, 6.0) == pytest.approx(by_hand, rel=1e-12)
+    assert G.decay_shape(x, x ** 4.0, 6.0) == pytest.approx(-by_hand, rel=1e-12)
+    # a rate that rises (e^{-x²/20}) gives more than 1: (30² − 24²)/6 / ((12² − 6²)/6) = 3
+    assert G.decay_shape(x, np.exp(-x ** 2 / 20), 6.0) == pytest.approx(3.0, rel=1e-12)
+    with pytest.raises(ValueError):
+        G.decay_shape(x, x, 20.0)
 
 
 def test_escape_statistics_rate_and_power_law_control():

@@ -14,6 +14,20 @@ def _slope(x: ArrayLike, y: ArrayLike) -> float:
     return exponential_rate(x, y).slope
 
 
+def decay_shape(x: ArrayLike, y: ArrayLike, span: float) -> float:
+    """The secant-slope ratio of log y (:func:`rnnrepro.core.fits.secant_slope_ratio`), signed by the
+    direction of y over the first ``span``: the ratio where y falls there, minus the ratio where it rises.
+
+    An exponential decay C·e^{−r·x} gives 1, a power-law decay C·x^{−k} the ratio of logarithms
+    log(x_n/(x_n − span)) / log((x_0 + span)/x_0) < 1, and any exponential growth −1, so that "at least
+    0.8" reads "decays, and exponentially". x increasing (n,), y > 0 (n,), as for secant_slope_ratio.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ratio = secant_slope_ratio(x, y, span)   # validates x, y and span
+    i = int(np.argmin(np.abs(x - (x[0] + span))))
+    return ratio if y[i] < y[0] else -ratio
+
+
 def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_gauss: np.ndarray,
                              d_cauchy: np.ndarray, *,
                              span: float = 6.0) -> dict:
@@ -22,7 +36,8 @@ def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_g
     mus (n,) memories of ``pp`` (from :func:`rnnrepro.li.plateau_dynamics.plateau_point`: per target "bump"/"tail",
     J (n,), grad (n,), eig (n, 4); eig_h0 (4,)); mus_lemma (k,) with the overlaps d_gauss, d_cauchy (k,).
     Slopes are of log y per unit of 1/ω; shapes are secant-slope ratios over ``span``; the gradient is
-    fitted on 1/ω ≥ 6 and the small eigenvalue on 1/ω ≥ 10. Returns a dict of floats (keys ending in
+    fitted on 1/ω ≥ 6 and the small eigenvalue on 1/ω ≥ 10, and their shapes are signed
+    (:func:`decay_shape`: a growth reads negative). Returns a dict of floats (keys ending in
     ``_ctl``: the contrast: Cauchy template, or the undelayed exp-tail target, or H₀).
     """
     mus = np.asarray(mus, float)
@@ -39,12 +54,12 @@ def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_g
         loss_min=float(pp["bump"]["J"].min()),
         grad_slope=_slope(mus[big], grad[big]), grad_slope_ctl=_slope(mus[big], grad_t[big]),
         grad_r2=exponential_rate(mus[big], grad[big]).r2,
-        grad_shape=secant_slope_ratio(mus[big], grad[big], span),
-        grad_shape_ctl=secant_slope_ratio(mus[big], grad_t[big], span),
+        grad_shape=decay_shape(mus[big], grad[big], span),
+        grad_shape_ctl=decay_shape(mus[big], grad_t[big], span),
         grad_last_slope=float(np.diff(np.log(grad[-2:]))[0] / np.diff(mus[-2:])[0]),
         eig_slope=_slope(mus[late], small[late]), eig_slope_ctl=_slope(mus[late], small_t[late]),
-        eig_shape=secant_slope_ratio(mus[late], small[late], span),
-        eig_shape_ctl=secant_slope_ratio(mus[late], small_t[late], span),
+        eig_shape=decay_shape(mus[late], small[late], span),
+        eig_shape_ctl=decay_shape(mus[late], small_t[late], span),
         top_gap=top_gap(pp["bump"]["eig"][-1]), top_gap_ctl=top_gap(pp["bump"]["eig"][0]),
         saddle=float((pp["bump"]["eig"][late, 0] / pp["bump"]["eig"][late, -1]).max()),
         saddle_ctl=float(pp["eig_h0"][0] / pp["eig_h0"][-1]),
