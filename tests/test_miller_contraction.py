@@ -89,3 +89,32 @@ def test_jacobian_top_singular_of_a_linear_map_and_of_tanh_at_the_origin():
     assert abs(at_origin / sigma[0] - 1) < 1e-10                            # tanh'(0) = 1
     saturated = jacobian_top_singular(lambda h: torch.tanh(A @ h + 2.0), torch.zeros(7, dtype=torch.float64))
     assert saturated < 0.1 * sigma[0]                                         # tanh'(2) = 0.07
+
+
+def test_projection_inequality_on_the_euclidean_ball_and_the_spectral_clip():
+    from rnnrepro.miller.contraction import (feasible_perturbations, project_spectral_norm, projection_inequality,
+                                             unclipped_moves)
+    g = torch.Generator().manual_seed(3)
+    # 1 x n matrices: the spectral ball is the Euclidean ball, whose projection x·min(1, r/‖x‖) is textbook
+    x = 3 * torch.randn(6, 1, 20, generator=g, dtype=D)
+    ball = x * (1.0 / torch.linalg.vector_norm(x, dim=-1, keepdim=True)).clamp(max=1)
+    near = feasible_perturbations(ball, 1.0, count=40, step=1e-2, generator=g)
+    assert torch.linalg.matrix_norm(near, ord=2).max() <= 1 + 1e-12                # the candidates are feasible
+    assert projection_inequality(x, ball, near) <= 1e-12
+    assert projection_inequality(x, 0.9 * ball, feasible_perturbations(0.9 * ball, 1.0, count=40, step=1e-2,
+                                                                       generator=g)) > 1e-3  # 10 % short fails
+    # the clip: tight (cosine 0) on the unclipped moves, violated by a clip 1 % or 10 % too low
+    A = 0.3 * torch.randn(4, 16, 16, generator=g, dtype=D)
+    for radius, ok in ((0.75, True), (0.99 * 0.75, False), (0.9 * 0.75, False)):
+        P = project_spectral_norm(A, radius)
+        Z = torch.cat([feasible_perturbations(P, 0.75, count=20, step=1e-2, generator=g), unclipped_moves(A, 0.75)], 1)
+        value = projection_inequality(A, P, Z)
+        assert (value <= 1e-12) == ok and (abs(value) < 1e-12 if ok else value > 1e-3), (radius, value)
+    # a hand example: A = diag(2, 0.5), Π(A) = diag(1, 0.5) at radius 1; Z = diag(0.9, 0.5) gives cosine -1
+    A2, P2 = torch.diag(torch.tensor([2.0, 0.5], dtype=D)), torch.diag(torch.tensor([1.0, 0.5], dtype=D))
+    Z2 = torch.diag(torch.tensor([0.9, 0.5], dtype=D)).view(1, 2, 2)
+    assert projection_inequality(A2, P2, Z2) == pytest.approx(-1.0)
+    with pytest.raises(ValueError, match="every candidate equals P"):
+        projection_inequality(A2, P2, P2.view(1, 2, 2))
+    with pytest.raises(ValueError, match="shape"):
+        projection_inequality(A2, P2, Z2[0])

@@ -52,3 +52,34 @@ def test_bad_arguments_raise():
         jg.jacobian_gaps(0.5, 2.0, 1.0, 10, 3)
     with pytest.raises(ValueError, match="k < T"):
         jg.jacobian_gaps(0.5, 0.1, 1.0, 10, 10)
+
+
+# Term (b) on the scalar LDS h_t = a h_{t-1} + x_t (w = a), in exact rationals.
+
+def test_lds_weight_partial_matches_a_central_difference_with_the_state_held():
+    from fractions import Fraction as F
+    h, a, d = F(7, 3), F(3, 4), F(1, 10 ** 9)
+    fd = (jg.lds_phi(h, a + d) - jg.lds_phi(h, a - d)) / (2 * d)              # h held constant
+    assert fd == jg.lds_dphi_dw(h, a) == h                                    # exact: φ is linear in a
+
+
+@pytest.mark.parametrize("lam", ["1/4", "3/4", "9/10"])
+@pytest.mark.parametrize("k", [1, 5, 12])
+def test_term_b_sum_equals_its_closed_form(lam, k):
+    # |h_{t-1} - h^k_{t-1}| = a^{t-1-(T-k)} h_{T-k} and |∂h_T/∂h_t| = a^{T-t}: the sum is k a^{k-1} h_{T-k},
+    # with h_{T-k} = (1 - a^{T-k})/(1 - a); an off-by-one in t or a dropped term changes it
+    from fractions import Fraction as F
+    a, T = F(lam), 40
+    assert jg.term_b_sum(a, T, k) == k * a ** (k - 1) * (1 - a ** (T - k)) / (1 - a)
+
+
+def test_term_b_exceeds_the_printed_bound_by_one_over_lambda():
+    from fractions import Fraction as F
+    printed, corrected = jg.term_b_ratios(F(3, 4), T=60, k=5)
+    assert printed == pytest.approx(4 / 3, rel=1e-6) and printed > 1.33    # the paper's own λ = 0.75
+    assert corrected <= 1 and corrected == pytest.approx(1, rel=1e-6)
+    assert jg.term_b_ratios(F(1, 4), T=60, k=5)[0] == pytest.approx(4.0, rel=1e-12)
+    with pytest.raises(ValueError, match="lam"):
+        jg.term_b_sum(1, 10, 3)
+    with pytest.raises(ValueError, match="k < T"):
+        jg.term_b_sum(F(1, 2), 10, 10)

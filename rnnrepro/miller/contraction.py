@@ -92,3 +92,44 @@ def jacobian_top_singular(f: Callable[[Tensor], Tensor], h: Tensor, *, iters: in
         w = pullback(Jv)[0]
         v = w / w.norm()
     return float(jvp(f, (h,), (v,))[1].norm())
+
+
+def feasible_perturbations(P: Tensor, radius: float, *, count: int, step: float, generator: torch.Generator) -> Tensor:
+    """``count`` feasible matrices near each P (..., m, n): ``c (P + step·E)`` with E Gaussian of unit Frobenius
+    norm and ``c = min(1, radius/‖P + step·E‖₂)``, the rescaling onto {‖·‖₂ ≤ radius} (which needs no SVD and is
+    not the clip). Returns (..., count, m, n)."""
+    if not (radius > 0 and step > 0 and count >= 1):
+        raise ValueError(f"need radius > 0, step > 0 and count >= 1, got {radius!r}, {step!r}, {count!r}")
+    E = torch.randn(*P.shape[:-2], count, *P.shape[-2:], generator=generator, dtype=P.dtype)
+    Z = P.unsqueeze(-3) + step * E / torch.linalg.matrix_norm(E, keepdim=True)
+    return Z * (radius / torch.linalg.matrix_norm(Z, ord=2, keepdim=True)).clamp(max=1)
+
+
+def projection_inequality(A: Tensor, P: Tensor, Z: Tensor) -> float:
+    """Largest cosine ⟨A − P, Z − P⟩ / (‖A − P‖_F ‖Z − P‖_F) over the candidates Z (..., C, m, n) of each
+    A, P (..., m, n). P is the Euclidean projection of A onto a convex set that holds every Z only if this
+    is ≤ 0 (the variational inequality); a feasible candidate closer to A makes it positive. Candidates equal
+    to P are skipped."""
+    if P.shape != A.shape or Z.dim() != A.dim() + 1 or Z.shape[-2:] != A.shape[-2:] or Z.shape[:-3] != A.shape[:-2]:
+        raise ValueError(f"need A, P of shape (..., m, n) and Z of (..., C, m, n), got {tuple(A.shape)}, "
+                         f"{tuple(P.shape)}, {tuple(Z.shape)}")
+    R, D = (A - P).unsqueeze(-3), Z - P.unsqueeze(-3)
+    dist = torch.linalg.matrix_norm(D)
+    if bool((dist == 0).all()):
+        raise ValueError("every candidate equals P: the inequality says nothing")
+    rnorm = torch.linalg.matrix_norm(R).expand_as(dist)
+    cos = (R * D).sum((-2, -1)) / (rnorm * dist).clamp(min=torch.finfo(A.dtype).tiny)
+    cos = torch.where(rnorm > 0, cos, torch.zeros_like(cos))          # A in the set: P = A, equality
+    return float(torch.where(dist > 0, cos, -torch.inf).max())        # a candidate equal to P is skipped
+
+
+def unclipped_moves(A: Tensor, radius: float, *, rel: float = 0.05) -> Tensor:
+    """Two feasible matrices per A (..., m, n) on which the projection's variational inequality is tight:
+    A's singular values below ``radius`` moved by the factors 1 − rel and 1 + rel (capped at ``radius``), those
+    at or above it set to ``radius``. Z − Π(A) then lies on the unclipped singular pairs, orthogonal to
+    A − Π(A). Returns (..., 2, m, n)."""
+    if not (radius > 0 and 0 < rel < 1):
+        raise ValueError(f"need radius > 0 and 0 < rel < 1, got {radius!r}, {rel!r}")
+    U, s, Vh = torch.linalg.svd(A, full_matrices=False)
+    moved = [torch.where(s < radius, (s * f).clamp(max=radius), torch.full_like(s, radius)) for f in (1 - rel, 1 + rel)]
+    return torch.stack([(U * m.unsqueeze(-2)) @ Vh for m in moved], dim=-3)

@@ -1,4 +1,7 @@
-"""Lemma 2's term (c): the gap between the hidden-to-hidden Jacobians of the full and the truncated model.
+"""Lemma 2's terms (b) and (c): where the proof of Lemma 2 (A.2.1) compares the truncated model with the full one.
+
+Term (b) is at the end of this docstring and of the module. Term (c), the gap between the hidden-to-hidden
+Jacobians of the full and the truncated model:
 
 The proof of Lemma 2 (A.2.1) bounds, for every t ≥ T − k + 1,
 ‖∂h_T/∂h_t − ∂h^k_T/∂h^k_t‖ ≤ Σ_{i=t}^{T−1} β_hh λ^{T−t−1} ‖h_i − h^k_i‖, and with
@@ -11,9 +14,17 @@ meets the lemma's hypotheses and nearly attains every inequality of the proof:
 so that s(0) = 0 (φ(0, 0) = 0), s'(h) = 1 − (ε/2)(1 + tanh(h − c)) ∈ (1 − ε, 1) (φ is λ-contractive for
 every h when 0 < ε ≤ 1), |φ''| ≤ β_hh = λε/2 (attained at h = c), L_x = 1, and the input x_t = B_x = 1.
 The curvature is centred at c, in the middle of the reachable states [0, 1/(1 − λ)].
+
+Term (b), first part: Σ_{t=T−k+1}^{T} L_p ‖∂h_T/∂h_t‖ ‖∂h_t/∂w − ∂h^k_t/∂w‖, where ∂h_t/∂w is taken "assuming
+h_{t−1} is constant", i.e. it is ∂φ_w(h_{t−1}, x_t)/∂w. Smoothness condition 2 therefore bounds the second factor
+by β_wh ‖h_{t−1} − h^k_{t−1}‖; the proof writes ‖h_t − h^k_t‖ and prints kλ^k L_p β_wh L_x B_x/(1 − λ). With the
+right state the sum is kλ^{k−1}(…). It is evaluated in exact rational arithmetic on the scalar LDS
+h_t = a h_{t−1} + x_t, w = a (∂φ/∂w = h, so β_wh = 1), λ = a, L_x = 1, x_t = B_x = 1 (L_p cancels in the ratios).
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from mpmath import mp, mpf
 
@@ -88,3 +99,44 @@ def term_c_ratios(lam, eps, T: int, k: int, c=None) -> tuple[float, float]:
     printed, corrected = term_c_bounds(lam, eps, k)
     with mp.workdps(DIGITS):
         return float(worst / printed), float(worst / corrected)
+
+
+def lds_phi(h, a, x=1):
+    """The scalar LDS map φ_a(h, x) = a h + x (exact for Fractions)."""
+    return a * h + x
+
+
+def lds_dphi_dw(h, a, x=1):
+    """∂φ_a(h, x)/∂a with h held constant: h (condition 2 holds with β_wh = 1)."""
+    return h
+
+
+def term_b_sum(lam, T: int, k: int) -> Fraction:
+    """Σ_{t=T−k+1}^{T} |∂h_T/∂h_t| · |∂φ(h_{t−1})/∂w − ∂φ(h^k_{t−1})/∂w| on the scalar LDS with a = lam, x_t = 1,
+    exactly (lam is converted with ``Fraction``: pass a Fraction or a short decimal). ∂h_T/∂h_t is the product
+    of ∂φ/∂h = a over the steps t + 1..T."""
+    a = Fraction(lam)
+    if not 0 < a < 1:
+        raise ValueError(f"lam must lie in (0, 1), got {lam}")
+    if not 1 <= k < T:
+        raise ValueError(f"need 1 <= k < T, got k = {k}, T = {T}")
+    full = [Fraction(0)]
+    for _ in range(T):
+        full.append(lds_phi(full[-1], a))
+    trunc = {T - k: Fraction(0)}
+    for i in range(T - k + 1, T + 1):
+        trunc[i] = lds_phi(trunc[i - 1], a)
+    total = Fraction(0)
+    for t in range(T - k + 1, T + 1):
+        jac = a ** (T - t)                                       # ∂h_T/∂h_t
+        total += jac * abs(lds_dphi_dw(full[t - 1], a) - lds_dphi_dw(trunc[t - 1], a))
+    return total
+
+
+def term_b_ratios(lam, T: int, k: int) -> tuple[float, float]:
+    """Term (b)'s sum (:func:`term_b_sum`) divided by the printed bound kλ^k β_wh L_x B_x/(1 − λ) and by the
+    corrected kλ^{k−1} β_wh L_x B_x/(1 − λ) (β_wh = L_x = B_x = 1), exactly, then rounded to floats."""
+    a = Fraction(lam)
+    total = term_b_sum(a, T, k)
+    printed = k * a ** k / (1 - a)
+    return float(total / printed), float(total / (printed / a))
