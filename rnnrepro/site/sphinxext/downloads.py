@@ -1,9 +1,12 @@
-"""Sphinx extension: put each chapter's ledger JSON and figure data beside its HTML page.
+"""Sphinx extension: put each chapter's ledger JSON and figure data beside its HTML page, and offer
+its PDF in the page's download menu.
 
 The chapter's "Cite this chapter" block links to ``<key>.ledger.json`` and ``<key>.figures.zip``
 (see :func:`rnnrepro.book.cite.cite_block_markdown`); after an HTML build this copies the ledger that
 the build wrote and zips the figure arrays next to ``<key>.html``, with a ``README.txt`` saying which
-file is which figure of the page and what each array is.
+file is which figure of the page and what each array is. Each chapter page's download menu offers
+``_pdf/<key>.pdf`` (in place of the theme's "print this page"), which ``python -m rnnrepro.site.pdf``
+prints from the built page after the build (``.ci/run`` does; the link checker fails a site without it).
 """
 
 from __future__ import annotations
@@ -79,6 +82,28 @@ def copy_chapter_data(outdir: Path) -> list[Path]:
     return written
 
 
+PDF_BUTTON = "download-chapter-pdf-button"
+
+
+def chapter_key(pagename: str) -> str | None:
+    """The key of the chapter whose page is ``pagename`` (``book/chapters/li`` → ``li``), else None."""
+    return next((key for key, ch in all_chapters().items() if ch.notebook.removesuffix(".md") == pagename), None)
+
+
+def offer_pdf(app, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """``html-page-context`` (after the theme's buttons): on a chapter page, the download menu's ".pdf"
+    is the chapter's PDF (``_pdf/<key>.pdf``), not the browser's print dialog."""
+    from rnnrepro.site.pdf import PDF_DIR
+
+    key = chapter_key(pagename)
+    group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    if key is None or group is None:
+        return
+    button = {"type": "link", "url": context["pathto"](f"{PDF_DIR}/{key}.pdf", 1), "text": ".pdf",
+              "icon": "fas fa-file-pdf", "tooltip": "Download this chapter as a PDF", "label": PDF_BUTTON}
+    group["buttons"] = [b for b in group["buttons"] if b.get("label") != "download-pdf-button"] + [button]
+
+
 def _on_build_finished(app, exception) -> None:
     if exception is None and app.builder.format == "html":
         copy_chapter_data(Path(app.outdir))
@@ -86,4 +111,5 @@ def _on_build_finished(app, exception) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("build-finished", _on_build_finished)
+    app.connect("html-page-context", offer_pdf, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
