@@ -41,13 +41,15 @@ def test_tables(ledgers_dir):
     assert "dynamics" in ledgers
     n = len(ledgers)
     counts = scorecard.counts_table(ledgers)
-    assert counts.count("<tr>") == n + 2 and "\n\n" not in counts
+    assert counts.count("<tr>") == n + 3 and "\n\n" not in counts      # two header rows, a row per chapter, totals
     assert '<td class="n"><a href="scorecard.html?chapter=cayci&status=reproduced">1</a></td>' in counts
     assert '<a href="chapters/cayci.html#claims-paper">' in counts
     total = counts.split("<strong>all</strong>")[1]
     # holds, erratum, statements, reproduced, partial, not reproduced, experiments, findings, integrity
     assert [int(x) for x in re.findall(r"<strong>(\d+)</strong>", total)] == [0, n, n, n, 0, 0, n, 0, n]
-    assert "<th>statements</th>" in counts and "<th>experiments</th>" in counts
+    assert '<th colspan="3" scope="colgroup">statements</th>' in counts
+    assert '<th colspan="4" scope="colgroup">experiments</th>' in counts
+    assert '<th scope="col" title="not reproduced">not repr.</th>' in counts
     claims = scorecard.claims_table(ledgers)
     assert "<h3>Recurrent networks as dynamical systems</h3>" in claims
     assert ('<td class="claim-id"><a id="dynamics.x.y" href="chapters/dynamics.html#dynamics.x.y"><code>x.<wbr>y</code>'
@@ -74,7 +76,7 @@ def test_headline_counts_paper_claims_only_and_prefer_full(ledgers_dir):
     assert scorecard.headline_counts(ledger, {**full, "stale": True})["profile"] == "fast"
     table = scorecard.book_table_html({"cayci": ledger}, {"cayci": full}, page_of=lambda k: f"x/{k}.html",
                                       scorecard="../sc.html")
-    assert "full (1 differ)" in table and '<a href="x/cayci.html#claims-paper">' in table
+    assert "verdicts: full, 1 differ" in table and '<a href="x/cayci.html#claims-paper">' in table
     assert "../sc.html?chapter=cayci&status=not-reproduced" in table
 
 
@@ -107,3 +109,24 @@ def test_stale_ledger(ledgers_dir):
     path.write_text(json.dumps(led))
     with pytest.raises(RnnreproError, match="stale"):
         scorecard.load_ledgers(ledgers_dir)
+
+
+def test_the_book_result_is_one_sentence_of_headline_counts(ledgers_dir):
+    """Summed over the chapters, headline verdicts (the full row where a current one is shipped)."""
+    ledgers = scorecard.load_ledgers(ledgers_dir)
+    n = len(ledgers)
+    text = scorecard.book_result_html(ledgers)
+    assert text == (f'<p class="rnnrepro-book-result"><strong>The result.</strong> Across the {n} chapters that '
+                    f'test papers, of the {n} statements they print that we checked, 0 hold and '
+                    f'<a href="scorecard.html?status=erratum">{n} are errata</a>; of the {n} experiments we '
+                    f'reran, <a href="scorecard.html?status=reproduced">{n}</a> are reproduced, 0 partial and 0 '
+                    "not reproduced.</p>")
+    cayci = ledgers["cayci"]
+    full = {"claims": [dict(cayci["claims"][0], status="partial"), cayci["claims"][1]], "stale": False}
+    totals = scorecard.book_totals(ledgers, {"cayci": full})
+    assert totals["reproduced"] == n - 1 and totals["partial"] == 1 and totals["experiments"] == n
+    assert totals["finding"] == 0 and totals["integrity"] == n
+    one = scorecard.book_result_html({"cayci": cayci}, {"cayci": full}, scorecard="../s.html")
+    assert "Across the 1 chapter that tests a paper," in one and "of the 1 statement they print" in one
+    assert '<a href="../s.html?status=erratum">1 is an erratum</a>' in one and "0 are reproduced" in one
+    assert '<a href="../s.html?status=partial">1</a> partial' in one

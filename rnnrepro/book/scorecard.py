@@ -80,44 +80,103 @@ def chapter_page(key: str) -> str:
     return os.path.relpath(notebook, "book").replace(os.sep, "/")
 
 
+#: The book-wide table's columns under their group: (status or total, its short header, its full name).
+BOOK_TABLE_GROUPS = {
+    "statements": [("holds", "hold", "statements that hold"), ("erratum", "errata", "errata"),
+                   ("statements", "all", "all statements")],
+    "experiments": [("reproduced", "repr.", "reproduced"), ("partial", "partial", "partial"),
+                    ("not reproduced", "not repr.", "not reproduced"), ("experiments", "all", "all experiments")],
+    "not paper claims": [("finding", "findings", "findings of ours"), ("integrity", "checks", "integrity checks")],
+}
+
+
+def chapter_counts(ledger: dict, full: dict | None = None) -> dict:
+    """A chapter's headline counts (:func:`headline_counts`) with the totals of statements and
+    experiments and the numbers of findings of ours (``finding``) and integrity checks (``integrity``)."""
+    counts = headline_counts(ledger, full)
+    counts["statements"] = sum(counts[s] for s in STATEMENT_STATUSES)
+    counts["experiments"] = sum(counts[s] for s in EXPERIMENT_STATUSES)
+    for kind in ("finding", "integrity"):
+        counts[kind] = sum(c.get("kind", "paper") == kind for c in ledger["claims"])
+    return counts
+
+
+def book_totals(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None) -> dict[str, int]:
+    """The book's headline counts: :func:`chapter_counts` summed over the chapters."""
+    fulls = fulls or {}
+    names = [name for group in BOOK_TABLE_GROUPS.values() for name, _, _ in group]
+    totals = dict.fromkeys(names, 0)
+    for key, ledger in ledgers.items():
+        counts = chapter_counts(ledger, fulls.get(key))
+        for name in names:
+            totals[name] += counts[name]
+    return totals
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def book_result_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None, *,
+                     scorecard: str = "scorecard.html") -> str:
+    """The book-wide result in one sentence (HTML paragraph), each count linked to its rows in the
+    scorecard: statements that hold and errata, experiments reproduced, partial and not reproduced
+    (headline verdicts: the shipped ``full`` runs where current, else ``fast``)."""
+    t = book_totals(ledgers, fulls)
+
+    def link(n: int, status: str, text: str) -> str:
+        return f'<a href="{scorecard}?{urlencode({"status": status_class(status)})}">{text}</a>' if n else text
+
+    papers = sum(1 for ledger in ledgers.values() if any(c.get("kind", "paper") == "paper" for c in ledger["claims"]))
+    statements = (f"of the {_plural(t['statements'], 'statement', 'statements')} they print that we checked, "
+                  f"{link(t['holds'], 'holds', _plural(t['holds'], 'holds', 'hold'))} and "
+                  f"{link(t['erratum'], 'erratum', _plural(t['erratum'], 'is an erratum', 'are errata'))}")
+    experiments = (f"of the {_plural(t['experiments'], 'experiment', 'experiments')} we reran, "
+                   f"{link(t['reproduced'], 'reproduced', str(t['reproduced']))} "
+                   f"{'is' if t['reproduced'] == 1 else 'are'} reproduced, "
+                   f"{link(t['partial'], 'partial', str(t['partial']))} partial and "
+                   f"{link(t['not reproduced'], 'not reproduced', str(t['not reproduced']))} not reproduced")
+    return (f'<p class="rnnrepro-book-result"><strong>The result.</strong> Across the '
+            f"{_plural(papers, 'chapter that tests a paper', 'chapters that test papers')}, {statements}; "
+            f"{experiments}.</p>")
+
+
 def book_table_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None, *,
                     page_of: Callable[[str], str] = chapter_page, scorecard: str = "scorecard.html") -> str:
-    """The book-wide table (HTML, one block): per chapter, paper claims per headline status, statements
-    (holds, erratum) and experiments (reproduced, partial, not reproduced) apart, each with its total,
-    linked to the chapter's paper-claims table (``page_of(key)#claims-paper``, or its first table when
-    it has no paper claims) and to the scorecard filtered by chapter and status; findings and
-    integrity checks apart; totals."""
+    """The book-wide table (HTML, one block) that fits the page's column: per chapter (its title linked
+    to its paper-claims table, ``page_of(key)#claims-paper``, or its first table when it has no paper
+    claims; under it the profile its verdicts come from), paper claims per headline status, statements
+    (hold, errata) and experiments (reproduced, partial, not reproduced) apart, each with its total and
+    linked to the scorecard filtered by chapter and status; findings of ours and integrity checks
+    apart; totals. Two header rows: the group, then a short name (its full name in ``title``)."""
     fulls = fulls or {}
-    columns = [*STATEMENT_STATUSES, "statements", *EXPERIMENT_STATUSES, "experiments"]
-    head = ["chapter", "verdicts from", *columns, "findings of ours", "integrity checks"]
-    rows, totals = [], dict.fromkeys([*columns, "finding", "integrity"], 0)
+    columns = [name for group in BOOK_TABLE_GROUPS.values() for name, _, _ in group]
+    rows = []
     for key, ledger in ledgers.items():
-        counts = headline_counts(ledger, fulls.get(key))
-        counts["statements"] = sum(counts[s] for s in STATEMENT_STATUSES)
-        counts["experiments"] = sum(counts[s] for s in EXPERIMENT_STATUSES)
-        kinds = {k: sum(c.get("kind", "paper") == k for c in ledger["claims"])
-                 for k in ("paper", "finding", "integrity")}
-        for name in columns:
-            totals[name] += counts[name]
-        for name in ("finding", "integrity"):
-            totals[name] += kinds[name]
+        counts = chapter_counts(ledger, fulls.get(key))
 
-        def link(n: int, status: str = "", key=key) -> str:
-            query = urlencode({"chapter": key, **({"status": status_class(status)} if status else {})})
-            return f'<a href="{scorecard}?{query}">{n}</a>' if n else "0"
+        def cell(name: str, key=key, counts=counts) -> str:
+            n = counts[name]
+            if name in STATUSES:
+                query = urlencode({"chapter": key, "status": status_class(name)})
+                return f'<a href="{scorecard}?{query}">{n}</a>' if n else "0"
+            return f"<strong>{n}</strong>" if name in ("statements", "experiments") else str(n)
 
-        profile = counts["profile"] + (f" ({counts['differ']} differ)" if counts["differ"] else "")
-        first = next((k for k in ("paper", "finding", "integrity") if kinds[k]), "paper")   # its first table
-        cells = [f'<a href="{page_of(key)}#claims-{first}">{html.escape(ledger["title"])}</a>', html.escape(profile),
-                 *(link(counts[s], s if s in STATUSES else "") if s in STATUSES else f"<strong>{counts[s]}</strong>"
-                   for s in columns), kinds["finding"], kinds["integrity"]]
-        rows.append("<tr>" + "".join(f'<td class="{"n" if i > 1 else ""}">{c}</td>' for i, c in enumerate(cells))
-                    + "</tr>")
-    total = ['<strong>all</strong>', "", *(totals[s] for s in columns), totals["finding"], totals["integrity"]]
-    rows.append("<tr>" + "".join(f'<td class="{"n" if i > 1 else ""}"><strong>{c}</strong></td>' if i > 1 else
-                                 f"<td>{c}</td>" for i, c in enumerate(total)) + "</tr>")
-    return ('<table class="rnnrepro-book-table">\n<thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
-            + "</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
+        profile = counts["profile"] + (f", {counts['differ']} differ" if counts["differ"] else "")
+        kinds = {"paper": counts["statements"] + counts["experiments"], "finding": counts["finding"],
+                 "integrity": counts["integrity"]}
+        first = next((k for k, n in kinds.items() if n), "paper")   # its first table
+        title = (f'<a href="{page_of(key)}#claims-{first}">{html.escape(ledger["title"])}</a>'
+                 f'<br><span class="rnnrepro-profile">verdicts: {html.escape(profile)}</span>')
+        rows.append(f"<tr><td>{title}</td>" + "".join(f'<td class="n">{cell(c)}</td>' for c in columns) + "</tr>")
+    totals = book_totals(ledgers, fulls)
+    rows.append("<tr><td><strong>all</strong></td>"
+                + "".join(f'<td class="n"><strong>{totals[c]}</strong></td>' for c in columns) + "</tr>")
+    groups = "".join(f'<th colspan="{len(g)}" scope="colgroup">{name}</th>' for name, g in BOOK_TABLE_GROUPS.items())
+    short = "".join(f'<th scope="col" title="{full}">{head}</th>'
+                    for g in BOOK_TABLE_GROUPS.values() for _, head, full in g)
+    return ('<table class="rnnrepro-book-table">\n<thead><tr><th rowspan="2" scope="col">chapter</th>'
+            f"{groups}</tr>\n<tr>{short}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
 
 
 def counts_table(ledgers: dict[str, dict], fulls: dict[str, dict | None] | None = None) -> str:

@@ -1,10 +1,12 @@
-"""The ``rnnrepro-book-table`` directive: the book-wide table (chapter × paper claims per status) on a
-page that Sphinx reads *before* the chapters execute (the intro).
+"""The ``rnnrepro-book-table`` and ``rnnrepro-book-result`` directives: the book-wide table (chapter ×
+paper claims per status) and the book-wide result in one sentence, on a page that Sphinx reads *before*
+the chapters execute (the intro).
 
 The directive leaves a placeholder; the table is made when the page is written (``doctree-resolved``),
 after every page, chapters included, has been read and executed, from the ledgers of the same build
-(:func:`rnnrepro.book.scorecard.book_table_html`, the table the scorecard shows). Pages holding the
-directive are rewritten on every build, so the table never shows an earlier build's ledgers.
+(:func:`rnnrepro.book.scorecard.book_table_html`, the table the scorecard shows;
+:func:`rnnrepro.book.scorecard.book_result_html`). Pages holding a directive are rewritten on every
+build, so they never show an earlier build's ledgers.
 """
 
 from __future__ import annotations
@@ -20,17 +22,22 @@ ENV_KEY = "rnnrepro_book_table_docs"
 
 
 class book_table(nodes.General, nodes.Element):
-    """Placeholder for the book-wide table."""
+    """Placeholder for the book-wide table (``what="table"``) or sentence (``what="result"``)."""
 
 
 class BookTable(SphinxDirective):
     has_content = False
+    what = "table"
 
     def run(self) -> list[nodes.Node]:
         docs = getattr(self.env, ENV_KEY, set())
         docs.add(self.env.docname)
         setattr(self.env, ENV_KEY, docs)
-        return [book_table()]
+        return [book_table(what=self.what)]
+
+
+class BookResult(BookTable):
+    what = "result"
 
 
 def _resolve(app, doctree, docname) -> None:
@@ -38,15 +45,17 @@ def _resolve(app, doctree, docname) -> None:
     if not placeholders:
         return
     from rnnrepro.book.chapters import all_chapters
-    from rnnrepro.book.scorecard import book_table_html, full_ledgers, load_ledgers
+    from rnnrepro.book.scorecard import book_result_html, book_table_html, full_ledgers, load_ledgers
 
     ledgers = load_ledgers()
+    fulls = full_ledgers(ledgers)
     notebooks = {key: ch.notebook.removesuffix(".md") for key, ch in all_chapters().items()}
-    table = book_table_html(ledgers, full_ledgers(ledgers),
-                            page_of=lambda key: app.builder.get_relative_uri(docname, notebooks[key]),
-                            scorecard=app.builder.get_relative_uri(docname, "book/scorecard"))
+    scorecard = app.builder.get_relative_uri(docname, "book/scorecard")
+    made = {"table": lambda: book_table_html(ledgers, fulls, scorecard=scorecard,
+                                             page_of=lambda key: app.builder.get_relative_uri(docname, notebooks[key])),
+            "result": lambda: book_result_html(ledgers, fulls, scorecard=scorecard)}
     for node in placeholders:
-        node.replace_self(nodes.raw("", table, format="html"))
+        node.replace_self(nodes.raw("", made[node.get("what", "table")](), format="html"))
 
 
 def _purge(app, env, docname) -> None:
@@ -64,6 +73,7 @@ def _always_outdated(app, env, added, changed, removed) -> list[str]:
 def setup(app: Sphinx) -> dict:
     app.add_node(book_table)
     app.add_directive("rnnrepro-book-table", BookTable)
+    app.add_directive("rnnrepro-book-result", BookResult)
     app.connect("doctree-resolved", _resolve)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
