@@ -144,7 +144,8 @@ def test_every_paper_claim_names_its_quantity_on_a_line_of_its_own(chapter):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "claim"
                     and getattr(node.func.value, "id", None) == "ledger"):
                 continue
-            claim = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else f"line {node.lineno}"
+            first = node.args[0] if node.args else None
+            claim = first.value if isinstance(first, ast.Constant) else f"line {node.lineno}"
             quantity = next((kw for kw in node.keywords if kw.arg == "quantity"), None)
             if quantity is None:
                 problems.append(f"{chapter.key}: cell {k}: claim {claim} has no quantity=")

@@ -246,30 +246,9 @@ TARGETS = {
 
 def _measures(report, chapter) -> dict:
     """The page's numbers as the story test reads them (printed for every page)."""
-    from rnnrepro.site.browser_check import claim_ids_in, figure_text_px
+    from rnnrepro.site.browser_check import story_measures
 
-    m = report.metrics
-    sizes = [figure_text_px(HTML, report.page, f) for f in m.get("figures", [])]
-    sizes = [x for x in sizes if x is not None]
-    ids = claim_ids_in(m.get("prose", []), _claim_ids(chapter), list(all_chapters()))
-    return {"height": m.get("height"), "in_short": m.get("in_short"), "first_figure": m.get("first_figure"),
-            "table_share": (m.get("tables", 0) / m["height"]) if m.get("height") else None,
-            "figures": len(m.get("figures", [])), "figure_text": min(sizes) if sizes else None,
-            "wide_code": m.get("wide_code", []), "claim_ids": ids, "review": m.get("review", []),
-            "wide_tables": m.get("wide_tables", []), "overflow": report.overflow}
-
-
-def _line(page: str, screen: str, x: dict) -> str:
-    def px(v):
-        return "—" if v is None else f"{v:,.0f}"
-
-    text = "—" if x["figure_text"] is None else f"{x['figure_text']:.1f}"
-
-    return (f"{page:32s} {screen:7s} height {px(x['height']):>7s}  in short {px(x['in_short']):>6s}  first figure "
-            f"{px(x['first_figure']):>6s}  tables {0 if x['table_share'] is None else 100 * x['table_share']:4.1f} %  "
-            f"figures {x['figures']:2d} (smallest text {text} px)  "
-            f"wide code {len(x['wide_code'])}  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
-            f"wide tables {len(x['wide_tables'])}  overflow {len(x['overflow'])}")
+    return story_measures(report, HTML, ids=_claim_ids(chapter), keys=list(all_chapters()))
 
 
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
@@ -280,6 +259,8 @@ def test_chapter_pages_read_as_stories(screen):
     no claim id in the visible running prose; no "Response to review" open on the story; figure text at
     least 10 CSS px. On a 390 × 844 phone: nothing wider than the screen, no claim id, no open review.
     Every page's numbers are printed (run with ``-s``)."""
+    from rnnrepro.site.browser_check import measures_line
+
     reports = {r.page: r for r in _reports(screen)}
     problems, lines = [], []
     for chapter in CHAPTERS:
@@ -290,11 +271,12 @@ def test_chapter_pages_read_as_stories(screen):
             problems.append(f"{page}: no targets for chapter {chapter.key}: add a row to TARGETS")
             continue
         x = _measures(report, chapter)
-        lines.append(_line(page, screen, x))
+        lines.append(measures_line(page, screen, x))
         where = f"{page} ({screen})"
         problems += [f"{where}: claim id(s) in the visible prose: {x['claim_ids'][:8]} ({len(x['claim_ids'])})"] \
             if x["claim_ids"] else []
-        problems += [f"{where}: a 'Response to review' section is open on the story: {x['review']}"] if x["review"] else []
+        if x["review"]:
+            problems.append(f"{where}: a 'Response to review' section is open on the story: {x['review']}")
         if screen == "phone":
             problems += [f"{where}: {o}" for o in x["overflow"]]
             continue

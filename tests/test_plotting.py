@@ -114,7 +114,8 @@ def _shown_text_px(fig) -> float:
 
 
 def test_small_text_is_enlarged_to_10_css_px_as_shown():
-    from rnnrepro.book.plotting import enlarge_small_text, legibility_problems, make_legible, min_font_points, small_texts
+    from rnnrepro.book.plotting import (enlarge_small_text, legibility_problems, make_legible, min_font_points,
+                                        small_texts)
 
     for width, labelsize in ((FULL_WIDTH, 6), (12.0, 8)):        # natural size; scaled down to the column
         fig, ax = new_figure(1, height=2.0, width=width)

@@ -197,7 +197,8 @@ function metrics() {
   if (strong) { M.in_short = strong.getBoundingClientRect().top + Y; }
   art.querySelectorAll("img, svg").forEach(function (el) {
     var r = el.getBoundingClientRect();
-    if (!shown(el) || r.width < 150 || r.height < 80 || (el.tagName.toLowerCase() === "svg" && el.parentElement.closest("svg"))) { return; }
+    var nested = el.tagName.toLowerCase() === "svg" && el.parentElement.closest("svg");
+    if (!shown(el) || r.width < 150 || r.height < 80 || nested) { return; }
     var f = {top: r.top + Y, width: r.width, height: r.height, left: r.left, right: r.right};
     if (el.tagName.toLowerCase() === "img") { f.src = el.getAttribute("src"); f.natural_width = el.naturalWidth; }
     else { f.src = "(inline svg)"; f.min_font_px = inlineSvgFont(el); }
@@ -210,7 +211,7 @@ function metrics() {
   M.wide_tables = [];
   art.querySelectorAll("table").forEach(function (t) {
     // A table wider than its box (the table itself or the theme's scrolling container around it).
-    var box = t.parentElement && t.parentElement.classList.contains("pst-scrollable-table-container") ? t.parentElement : t;
+    var p = t.parentElement, box = p && p.classList.contains("pst-scrollable-table-container") ? p : t;
     if (shown(t) && box.scrollWidth > box.clientWidth + 1) {
       M.wide_tables.push((t.className || "table") + ": " + box.scrollWidth + " px in " + box.clientWidth + " px");
     }
@@ -637,6 +638,62 @@ def claim_ids_in(texts: list[str], ids: set[str] | list[str], keys: list[str] | 
     return found
 
 
+def story_measures(report: PageReport, site: Path, *, ids: list[str] | set[str] = (),
+                   keys: list[str] | tuple[str, ...] = ()) -> dict:
+    """A chapter page's numbers as first seen (issue 30): height, top of "In short" and of the first
+    figure (px from the page's top), share of the height covered by visible tables, figures and their
+    smallest text (CSS px), code blocks and tables that scroll sideways, claim ids in the visible prose
+    (``ids``: the page's claims; ``keys``: the chapters), "Response to review" sections open, and what
+    sticks out of the screen."""
+    m = report.metrics
+    sizes = [figure_text_px(site, report.page, f) for f in m.get("figures", [])]
+    sizes = [x for x in sizes if x is not None]
+    return {"height": m.get("height"), "in_short": m.get("in_short"), "first_figure": m.get("first_figure"),
+            "table_share": (m.get("tables", 0) / m["height"]) if m.get("height") else None,
+            "figures": len(m.get("figures", [])), "figure_text": min(sizes) if sizes else None,
+            "wide_code": m.get("wide_code", []), "claim_ids": claim_ids_in(m.get("prose", []), ids, keys),
+            "review": m.get("review", []), "wide_tables": m.get("wide_tables", []), "overflow": report.overflow}
+
+
+def measures_line(page: str, screen: str, x: dict) -> str:
+    """:func:`story_measures` on one line."""
+    def px(v):
+        return "—" if v is None else f"{v:,.0f}"
+
+    text = "—" if x["figure_text"] is None else f"{x['figure_text']:.1f}"
+    share = 0 if x["table_share"] is None else 100 * x["table_share"]
+    return (f"{page:32s} {screen:7s} height {px(x['height']):>7s}  in short {px(x['in_short']):>6s}  first figure "
+            f"{px(x['first_figure']):>6s}  tables {share:4.1f} %  figures {x['figures']:2d} (smallest text {text} px)"
+            f"  wide code {len(x['wide_code'])}  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
+            f"wide tables {len(x['wide_tables'])}  overflow {len(x['overflow'])}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m rnnrepro.site.browser_check _build/html``: every chapter page's numbers (issue 30) at
+    1400 × 900 and 390 × 844, one line each."""
+    import sys
+
+    from rnnrepro.book.chapters import all_chapters
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or not Path(args[0]).is_dir():
+        print("usage: python -m rnnrepro.site.browser_check BUILT_HTML_FOLDER (e.g. _build/html)", file=sys.stderr)
+        return 2
+    site, chromium = Path(args[0]), find_chromium()
+    if chromium is None:
+        print("no Chromium here: install Debian's `chromium`", file=sys.stderr)
+        return 2
+    chapters = {ch.notebook.removesuffix(".md") + ".html": ch for ch in all_chapters().values()
+                if (site / ch.notebook).with_suffix(".html").is_file()}
+    for name, screen in (("desktop", DESKTOP), ("phone", PHONE)):
+        for report in check_pages(site, list(chapters), chromium, screen=screen):
+            ch = chapters[report.page]
+            ledger = (site / ch.notebook).with_name(f"{ch.key}.ledger.json")
+            ids = [c["id"] for c in json.loads(ledger.read_text())["claims"]] if ledger.is_file() else []
+            print(measures_line(report.page, name, story_measures(report, site, ids=ids, keys=list(all_chapters()))))
+    return 0
+
+
 def console_errors(stderr: str) -> list[str]:
     """Console messages in Chromium's log that are errors (uncaught exceptions, failed loads)."""
     return [f"{msg} ({src})" for msg, src in _CONSOLE.findall(stderr) if _CONSOLE_ERROR.search(msg)]
@@ -687,3 +744,7 @@ def check_pages(site: Path, pages: list[str], chromium: str, budget_ms: int = 10
                 report.console_errors.append("the probe script did not report (page never finished loading)")
             reports.append(report)
     return reports
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
