@@ -336,6 +336,24 @@ def test_without_an_address_references_name_version_commit_and_repository(no_add
     assert "source https://github.com/o/r" in cite.chapter_bibtex("li", commit="abc123")
 
 
+def test_zenodo_metadata_agrees_with_citation_cff():
+    """The archive's record (.zenodo.json) names the book, its authors and its code licence as CITATION.cff
+    does, and the papers it replicates."""
+    import json
+
+    zenodo, cff = json.loads((REPO / ".zenodo.json").read_text()), _cff()
+    assert zenodo["title"] == cff["title"]
+    assert [c["name"] for c in zenodo["creators"]] == cite.book_metadata()["authors"]
+    assert zenodo["license"] in cff["license"] and zenodo["upload_type"] == "software"
+    papers = {r["identifier"] for r in zenodo["related_identifiers"]}
+    assert "arXiv:1906.08482" in papers and len(papers) == sum(1 for ch in all_chapters().values() if ch.cites)
+
+
+def test_a_placeholder_doi_is_no_doi(monkeypatch):
+    monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "doi": "10.5281/zenodo.NNNNNNN"})
+    assert cite.book_metadata()["doi"] is None
+
+
 def test_a_release_doi_enters_every_reference(monkeypatch):
     monkeypatch.setattr(cite, "_cff", lambda: {**_cff(), "doi": "10.5281/zenodo.1234567"})
     entry = parse_string(cite.chapter_bibtex("li", commit="abc123"), "bibtex").entries["rnnrepro-li"]

@@ -75,7 +75,8 @@ def book_metadata() -> dict:
     (``url``: :func:`public_url`); ``url``, ``repository`` and ``doi`` are None while not set."""
     cff = _cff()
     authors = [a.get("name") or f"{a['family-names']}, {a['given-names']}" for a in cff["authors"]]
-    doi = str(cff.get("doi") or "").strip() or None
+    doi = str(cff.get("doi") or "").strip()
+    doi = doi if re.fullmatch(r"10\.\d{4,9}/\S+", doi) and "NNN" not in doi else None   # not a placeholder
     return {"title": cff["title"], "authors": authors, "version": str(cff["version"]),
             "year": str(cff["date-released"])[:4], "url": public_url(),
             "repository": _address(cff.get("repository-code")), "doi": doi}
