@@ -225,7 +225,8 @@ def _story_page(tmp_path: Path) -> None:
         '<header style="position:sticky;top:0;height:50px;background:#fff">book</header>'
         '<article class="bd-article" style="width:784px;margin-left:300px">'
         '<h1>A page (Someone, 2020)</h1><div style="height:400px"></div>'
-        '<p><strong>In short.</strong> The paper claims a thing; demo.c.r1 and c.r2 are written out.</p>'
+        '<p><strong>In short.</strong> The paper claims a thing; demo.c.r1 and c.r2 are written out, '
+        '<code class="literal">demo.c.r4</code> too.</p>'
         + filler * 3 + '<figure><img src="fig.svg" alt="a figure"><figcaption><p>Fig. 1. See c.r3.</p>'
         '</figcaption></figure><table><tr><td>a</td></tr><tr><td>b</td></tr></table>'
         '<pre style="overflow:auto">' + "x = 1  # " + "long " * 60 + '</pre>'
@@ -254,7 +255,7 @@ def test_the_probe_measures_a_page_as_first_seen(tmp_path):
     prose = " ".join(m["prose"])
     assert "demo.c.r1" in prose and "See c.r3" in prose and "demo.c.r5" not in prose
     ids = bc.claim_ids_in(m["prose"], [f"demo.c.r{i}" for i in range(40)], ["demo"])
-    assert ids == ["demo.c.r1", "c.r2", "c.r3"]
+    assert ids == ["demo.c.r1", "c.r2", "demo.c.r4", "c.r3"]
     # 6 pt text in a 7.5-inch figure (720 CSS px at its natural size) shown in a 784-px column: 8 px
     assert m["figures"][0]["width"] == pytest.approx(720, abs=1)
     assert bc.figure_text_px(tmp_path, "page.html", m["figures"][0]) == pytest.approx(8.0, rel=0.01)

@@ -183,7 +183,9 @@ function shown(el) {
   }
   return true;
 }
-var SKIP = "code, pre, kbd, samp, script, style, mjx-container, .rnnrepro-verdicts-block, .rnnrepro-claims";
+// Running prose: paragraphs, list items, captions and cells, inline code in them included (an id
+// written as `cayci.prop6.printed_violated` is still an id in the prose); not code blocks, not math.
+var SKIP = "pre, script, style, mjx-container, .rnnrepro-verdicts-block, .rnnrepro-claims";
 var PROSE = "p, li, figcaption, dd, dt, td, th, caption, blockquote";
 function metrics() {
   // The page as a reader first sees it (collapsed sections closed), in CSS px from the page's top.
