@@ -68,3 +68,26 @@ def test_bad_input():
         lm.power_law_kernel(1, 1.0)
     with pytest.raises(ValueError):
         lm.single_rate_fit(lm.power_law_kernel(10, 1.0), 11)
+
+
+def test_max_state_norm_against_the_geometric_series_and_a_plain_loop():
+    # W = λI with a constant input: ||h_t|| = ||U|| (1 − λ^t)/(1 − λ), largest at the last step
+    lam, T = torch.tensor([0.5, 0.9]), 60
+    W = lam.view(2, 1, 1) * torch.eye(3, dtype=torch.float64)
+    U = torch.tensor([[3.0, 0.0, 4.0], [1.0, 2.0, 2.0]], dtype=torch.float64)
+    top = lm.max_state_norm(W, U, torch.ones(T, 2, 1, dtype=torch.float64))
+    want = U.norm(dim=1) * (1 - lam.double() ** T) / (1 - lam.double())
+    assert torch.allclose(top[:, 0], want, rtol=1e-12)
+    # a non-normal W and signed inputs against numpy, step by step (the largest norm is not at the end)
+    import numpy as np
+
+    Wn = np.array([[0.9, 2.0], [0.0, 0.9]])
+    Un, xs = np.array([0.0, 1.0]), np.where(np.arange(40) < 20, 1.0, -1.0)
+    h, norms = np.zeros(2), []
+    for x_t in xs:
+        h = Wn @ h + Un * x_t
+        norms.append(np.linalg.norm(h))
+    got = lm.max_state_norm(torch.tensor(Wn)[None], torch.tensor(Un)[None], torch.tensor(xs).view(40, 1, 1))
+    assert float(got[0, 0]) == pytest.approx(max(norms), rel=1e-12) and max(norms) > np.linalg.norm(h)
+    with pytest.raises(ValueError, match="need W"):
+        lm.max_state_norm(W, U[:, :2], torch.ones(T, 2, 1, dtype=torch.float64))

@@ -93,3 +93,16 @@ def single_rate_fit(target: Tensor, horizon: int) -> float:
         raise ValueError(f"horizon must lie in [2, {target.shape[-1]}], got {horizon}")
     lags = torch.arange(horizon, dtype=torch.float64)
     return float(torch.exp(torch.tensor(exponential_rate(lags, target[:horizon]).slope)))
+
+
+def max_state_norm(W: Tensor, U: Tensor, x: Tensor) -> Tensor:
+    """``max_t ||h_t||_2`` of ``h_t = W h_{t-1} + U x_t`` from ``h_0 = 0``: W (P, n, n), U (P, n), x (T, P, B) -> (P, B)."""
+    if W.dim() != 3 or U.shape != W.shape[:2] or x.dim() != 3 or x.shape[1] != W.shape[0]:
+        raise ValueError(f"need W (P, n, n), U (P, n) and x (T, P, B); got {tuple(W.shape)}, {tuple(U.shape)} and "
+                         f"{tuple(x.shape)}")
+    h = torch.zeros(x.shape[1], x.shape[2], W.shape[1], dtype=W.dtype)    # (P, B, n)
+    top = torch.zeros(x.shape[1], x.shape[2], dtype=W.dtype)
+    for x_t in x:
+        h = h @ W.transpose(1, 2) + x_t.unsqueeze(-1) * U.unsqueeze(1)
+        top = torch.maximum(top, torch.linalg.vector_norm(h, dim=-1))
+    return top
