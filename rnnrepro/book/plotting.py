@@ -254,7 +254,9 @@ def enlarge_small_text(fig, *, rounds: int = 5) -> float:
     so repeat until nothing is too small. Returns the size used, in points."""
     need = 0.0
     for _ in range(rounds):
-        need = math.ceil(min_font_points(fig) * 10) / 10
+        # 0.1 pt above the bound, rounded up to a tenth: a browser snaps an image's width to its layout
+        # grid, so text set exactly at the bound could show at 9.99 px
+        need = math.ceil((min_font_points(fig) + 0.1) * 10) / 10
         if not small_texts(fig, need):
             break
         for t in _texts(fig):
