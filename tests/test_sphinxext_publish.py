@@ -19,7 +19,8 @@ def _build(tmp_path):
 
     src = tmp_path / "src"
     (src / "book").mkdir(parents=True)
-    (src / "conf.py").write_text('extensions = ["myst_parser", "rnnrepro.site.sphinxext.publish"]\n'
+    (src / "conf.py").write_text('extensions = ["myst_nb", "rnnrepro.site.sphinxext.publish"]\n'
+                                 'nb_execution_mode = "off"\n'
                                  'html_theme = "sphinx_book_theme"\nhtml_title = "The book"\n'
                                  'root_doc = "index"\n')
     (src / "index.md").write_text("# Home & start\n\nWelcome: this book replicates five papers on training "
