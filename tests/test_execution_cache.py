@@ -102,8 +102,10 @@ def test_the_site_code_is_not_an_input_of_the_chapters(repo):
     assert repo / "rnnrepro" / "core.py" in ec.input_files(repo)
 
 
-def test_no_cache_folder_no_work(tmp_path):
-    assert ec.guard_cache(tmp_path / "none", tmp_path) == []
+def test_a_new_cache_is_stamped_before_anything_executes(repo):
+    cache_path = repo / "_build" / ".jupyter_cache"
+    assert ec.guard_cache(cache_path, repo) == []
+    assert (cache_path / ec.FINGERPRINT).read_text().strip() == ec.fingerprint(repo)
 
 
 def test_the_book_caches_executions_in_its_build_folder():

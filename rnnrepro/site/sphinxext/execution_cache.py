@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,25 +89,28 @@ def stale_records(cache, repo: Path, chapters=None, ledger_of=built_ledger) -> l
 
 def guard_cache(cache_path: Path, repo: Path, **kwargs) -> list[str]:
     """Drop what the cache at ``cache_path`` holds that is no longer true (see the module); return why.
-    ``kwargs`` go to :func:`stale_records`."""
+    The fingerprint of what the chapters read is stamped when the cache is started (or dropped), before
+    anything executes: a build that fails later keeps its cache. ``kwargs`` go to :func:`stale_records`."""
     from jupyter_cache import get_cache
 
     cache_path = Path(cache_path)
-    if not cache_path.is_dir():
-        return []
-    cache = get_cache(str(cache_path))
     stamp, now = cache_path / FINGERPRINT, fingerprint(repo)
     if stamp.is_file() and stamp.read_text().strip() == now:
+        cache = get_cache(str(cache_path))
         reasons = []
         for pk, why in stale_records(cache, repo, **kwargs):
             cache.remove_cache(pk)
             reasons.append(why)
         return reasons
-    dropped = len(cache.list_cache_records())
-    cache.clear_cache()                           # removes the folder: made again, stamped
+    reasons = []
+    if cache_path.is_dir():
+        dropped = len(get_cache(str(cache_path)).list_cache_records())
+        shutil.rmtree(cache_path)
+        reasons.append(f"the package, environment, citation or shipped results changed: all {dropped} cached "
+                       f"pages dropped")
     cache_path.mkdir(parents=True)
     stamp.write_text(now + "\n")
-    return [f"the package, environment, citation or shipped results changed: all {dropped} cached pages dropped"]
+    return reasons
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -119,19 +123,6 @@ def _on_builder_inited(app: Sphinx) -> None:
         LOGGER.info(f"[rnnrepro] execution cache: {why}")
 
 
-def _on_build_finished(app: Sphinx, exception) -> None:
-    """Stamp a cache made from scratch with the fingerprint of what it was made from."""
-    config = getattr(app.env, "mystnb_config", None)
-    if exception is not None or config is None or config.execution_mode != "cache":
-        return
-    from rnnrepro.book.paths import REPO
-
-    stamp = Path(config.execution_cache_path) / FINGERPRINT
-    if stamp.parent.is_dir() and not stamp.is_file():
-        stamp.write_text(fingerprint(REPO) + "\n")
-
-
 def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", _on_builder_inited, priority=900)   # after myst-nb sets the cache path
-    app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
