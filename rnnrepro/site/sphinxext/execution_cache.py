@@ -99,7 +99,12 @@ def guard_cache(cache_path: Path, repo: Path, **kwargs) -> list[str]:
         cache = get_cache(str(cache_path))
         reasons = []
         for pk, why in stale_records(cache, repo, **kwargs):
-            cache.remove_cache(pk)
+            try:
+                cache.remove_cache(pk)
+            except KeyError:                      # its notebook file is gone already: the record alone
+                from jupyter_cache.cache.db import NbCacheRecord
+
+                NbCacheRecord.remove_records([pk], cache.db)
             reasons.append(why)
         return reasons
     reasons = []
