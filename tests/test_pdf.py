@@ -57,6 +57,13 @@ def test_page_facts_reads_title_and_captions():
     assert captions == ["Fig. 1 The decay of the error with the window $k$ against the bound."]
 
 
+def test_caption_words_skip_formulas():
+    assert pdf.caption_words(r"Fig. 2 \(k\) The bound \(L_f^k\) of a contraction against the window size k") == \
+        "of a contraction against the window size k"
+    assert pdf.caption_words("Fig. 1 The decay of the error with the window $k$ against the bound.") == \
+        "fig 1 the decay of the error with"
+
+
 def test_a_clean_page_prints_to_a_pdf_with_no_problem(tmp_path):
     out, html = _print(tmp_path, "the error")
     assert pdf.pdf_pages(out) >= 1 and "A chapter on memory" in pdf.pdf_text(out)

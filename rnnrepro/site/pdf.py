@@ -146,6 +146,18 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
+#: A formula in a caption as the built page writes it (MathJax's delimiters, or dollars).
+_MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]|\$[^$]*\$")
+
+
+def caption_words(caption: str, n: int = 8) -> str:
+    """Up to ``n`` words of a caption (as :func:`_words`) from its first stretch of at least three words
+    outside formulas: what the PDF's text must hold (a typeset formula's text is the font's business)."""
+    stretches = [_words(part).split() for part in _MATH.split(caption)]
+    stretch = next((words for words in stretches if len(words) >= 3), max(stretches, key=len))
+    return " ".join(stretch[:n])
+
+
 def pdf_problems(pdf: Path, html: str) -> list[str]:
     """What is wrong with a chapter's PDF, printed from the page ``html``: no pages; raw TeX in its text;
     the page's title or a figure's caption (its first eight words, outside formulas) missing."""
@@ -163,7 +175,7 @@ def pdf_problems(pdf: Path, html: str) -> list[str]:
     if title and _words(title) not in flat:
         problems.append(f"{pdf.name}: the page's title {title!r} is not in it")
     for caption in captions:
-        head = " ".join(_words(re.sub(r"\$[^$]*\$", " ", caption)).split()[:8])
+        head = caption_words(caption)
         if head and head not in flat:
             problems.append(f"{pdf.name}: the figure captioned {caption[:60]!r} is not in it")
     return problems
