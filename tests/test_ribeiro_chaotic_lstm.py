@@ -1,3 +1,5 @@
+import numpy as np
+import pytest
 import torch
 
 from rnnrepro.ribeiro import chaotic_lstm as cl
@@ -61,3 +63,52 @@ def test_exponent_at_reads_the_nearest_grid_point():
     lam = np.array([-1.0, 0.2, -0.3, -0.5])
     got = cl.exponent_at([0.5, 0.7, 0.8, 1.24, 1.26, 2.0], s_lyap, lam)
     assert list(got) == [-1.0, -1.0, 0.2, 0.2, -0.3, -0.5]
+
+
+def test_jacobian_matches_autograd():
+    W = (1.1 * cl.theta_true())[None].expand(3, 8, 2)
+    g = torch.Generator().manual_seed(1)
+    h, c = (torch.randn(3, 2, generator=g, dtype=torch.float64) for _ in range(2))
+    J = cl.jacobian(h, c, W)
+    for p in range(3):
+        f = lambda z: torch.cat(cl.step(z[None, :2], z[None, 2:], W[p:p + 1]), -1)[0]
+        want = torch.autograd.functional.jacobian(f, torch.cat([h[p], c[p]]))
+        assert torch.allclose(J[p], want, atol=1e-13)
+
+
+def test_lyapunov_spectrum_at_a_fixed_point_is_log_of_eigenvalue_moduli():
+    # at s = 0.45 the orbit from (h0, c0) settles on the origin, a stable focus: J there has a complex pair
+    # (modulus < 1) and a double zero eigenvalue (tanh(c) = 0 kills the output-gate block)
+    W = (0.45 * cl.theta_true())[None]
+    lam, logdet = cl.lyapunov_spectrum(W, n_steps=3000, burn=1000)
+    hh, cc = torch.tensor([[0.5, 0.5]], dtype=torch.float64), torch.tensor([[0.5, 0.5]], dtype=torch.float64)
+    for _ in range(3000):
+        hh, cc = cl.step(hh, cc, W)
+    ev = np.log(np.abs(np.linalg.eigvals(cl.jacobian(hh, cc, W)[0].numpy())))
+    top = np.sort(ev)[::-1][:2]
+    assert np.allclose(lam[0, :2], top, atol=1e-3)              # a rotating pair: each converges like 1/T
+    assert lam[0, :2].sum() == pytest.approx(top.sum(), abs=1e-6)
+    assert np.isneginf(lam[0, 2:]).all() and np.isneginf(logdet[0])
+
+
+def test_lyapunov_spectrum_largest_matches_tangent_estimate_and_sum_matches_logdet():
+    W = cl.theta_true()[None]
+    lam, logdet = cl.lyapunov_spectrum(W, n_steps=6000, burn=500)
+    assert lam[0, 0] == pytest.approx(cl.lyapunov(W, n_steps=6000, burn=500)[0], abs=0.02)
+    assert lam[0].sum() == pytest.approx(logdet[0], abs=1e-3)
+    assert lam[0, 0] > 0.1 and lam[0].sum() < -5
+    with pytest.raises(ValueError):
+        cl.lyapunov_spectrum(W, n_steps=10, burn=10)
+
+
+def test_closed_form_log_det_matches_the_jacobian_and_the_spectrum():
+    W = torch.stack([cl.theta_true(), 1.3 * cl.theta_true(), 0.8 * cl.theta_true()])
+    g = torch.Generator().manual_seed(2)
+    h, c = (torch.randn(3, 2, generator=g, dtype=torch.float64) for _ in range(2))
+    want = torch.linalg.slogdet(cl.jacobian(h, c, W))[1]
+    assert torch.allclose(cl.log_det_jacobian(h, c, W), want, atol=1e-10)
+    lam, logdet = cl.lyapunov_spectrum(W[:1], n_steps=1200, burn=200)
+    assert cl.mean_log_det(W[:1], n_steps=1200, burn=200)[0] == pytest.approx(logdet[0], abs=1e-9)
+    assert cl.mean_log_det(W[:1], n_steps=1201, burn=200)[0] != pytest.approx(logdet[0], abs=1e-9)  # alignment
+    with pytest.raises(ValueError):
+        cl.mean_log_det(W, n_steps=5, burn=5)

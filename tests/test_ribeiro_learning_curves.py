@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnrepro.ribeiro.learning_curves import max_gain_within, transition_epochs
+from rnnrepro.ribeiro.learning_curves import first_passage_epochs, max_gain_within, transition_epochs
 
 
 def test_transition_epochs():
@@ -21,3 +21,17 @@ def test_max_gain_within_separates_step_from_ramp():
         max_gain_within(e, step[:3], 5)
     with pytest.raises(ValueError):
         max_gain_within(e, step, 0)
+
+
+def test_first_passage_counts_from_the_first_exit_not_the_rebound():
+    e = np.arange(0, 100, 10)
+    jump = [0.25, 0.3, 0.3, 0.45, 0.95, 1.0, 1.0, 1.0, 1.0, 1.0]
+    rebound = [0.25, 0.45, 0.7, 0.75, 0.35, 0.3, 0.6, 0.95, 1.0, 1.0]     # up, collapse, then up again
+    assert first_passage_epochs(e, jump) == 10
+    assert first_passage_epochs(e, rebound) == 60
+    assert first_passage_epochs(e, [0.25] * 10) == -1
+    assert first_passage_epochs([5], [0.95]) == 0
+    with pytest.raises(ValueError):
+        first_passage_epochs(e, jump[:3])
+    with pytest.raises(ValueError):
+        first_passage_epochs(e, jump, low=0.9, high=0.4)

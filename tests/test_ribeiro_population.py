@@ -91,3 +91,52 @@ def test_output_spreads_is_the_spread_of_each_output():
     assert got.shape == (3, 6, 4)
     want = np.abs(out - np.median(out, axis=(2, 3), keepdims=True)).max(axis=(2, 3))   # max |o - median|
     assert np.allclose(got, want) and got[0, 2, 1] == 0.0
+
+
+def _reference_first_output(model, k, n_steps):
+    """torch.nn.LSTM + Linear, float64, one constant one-hot input k from zero state: first output per step."""
+    m = model.double()
+    u = torch.zeros(n_steps, 1, 6, dtype=torch.float64)
+    u[:, 0, k] = 1.0
+    with torch.no_grad():
+        h, _ = m.lstm(u)
+        return m.out(h[:, 0])[:, 0].numpy()
+
+
+def test_long_run_periods_against_torch_lstm_and_brute_force():
+    from rnnrepro.ribeiro.temporal_order import flat
+    models = [to.new_model(8, seed) for seed in (0, 1)]
+    with torch.no_grad():                                   # seed 1: a strong rotation-like recurrence (oscillates)
+        W = torch.zeros(32, 8)
+        W[16:24] = 6.0 * torch.roll(torch.eye(8), 1, 0) - 3.0 * torch.eye(8)
+        models[1].lstm.weight_hh_l0.copy_(W)
+    theta = torch.stack([flat(m) for m in models]).numpy()
+    got = pop.long_run_periods(theta, [0, 3], hidden=8, n_steps=600, window=300, max_period=100, tol=1e-6)
+    for s, m in enumerate(models):
+        for j, k in enumerate([0, 3]):
+            y = _reference_first_output(m, k, 600)[300:]
+            want = next((p for p in range(1, 101) if np.abs(y[p:] - y[:-p]).max() < 1e-6), 0)
+            assert got[s, j] == want
+    with pytest.raises(ValueError):
+        pop.long_run_periods(theta, [0], hidden=8, n_steps=100, window=300)
+
+
+def test_long_run_periods_fixed_point_is_period_one():
+    from rnnrepro.ribeiro.temporal_order import flat
+    m = to.new_model(8, 0)
+    with torch.no_grad():
+        m.lstm.weight_hh_l0.zero_()
+    got = pop.long_run_periods(flat(m)[None].numpy(), range(6), hidden=8, n_steps=300, window=200, max_period=50)
+    assert (got == 1).all()
+
+
+def test_central_slope_is_exact_for_a_quadratic_and_refuses_an_edge():
+    s = np.array([-0.2, -0.1, 0.0, 0.05, 0.3])
+    v = 3 * s ** 2 - 2 * s + 1
+    # central difference over an uneven stencil [-0.1, 0.05]: (v(0.05) - v(-0.1)) / 0.15 = 3 (0.05 - 0.1) - 2
+    assert pop.central_slope(s, v, at=0.0) == pytest.approx(3 * (0.05 - 0.1) - 2)
+    assert pop.central_slope(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5) * 7, at=0.0) == pytest.approx(7)
+    with pytest.raises(ValueError):
+        pop.central_slope(s, v, at=-0.2)
+    with pytest.raises(ValueError):
+        pop.central_slope(s, v, at=0.01)

@@ -31,3 +31,17 @@ def max_gain_within(epochs: ArrayLike, acc: ArrayLike, window: float) -> float:
         j = (e >= e[i]) & (e - e[i] <= window)
         gain = max(gain, float(a[j].max() - a[i]))
     return gain
+
+
+def first_passage_epochs(epochs: ArrayLike, acc: ArrayLike, low: float = 0.4, high: float = 0.9) -> int:
+    """Epochs from the first accuracy ≥ low to the first ≥ high (first passages, so a recovery after a collapse
+    counts from the first time the curve left ``low``, not from its rebound); −1 if it never reaches ``high``."""
+    e, a = np.asarray(epochs), np.asarray(acc)
+    if e.shape != a.shape or e.ndim != 1 or e.size == 0:
+        raise ValueError("epochs and acc must be non-empty 1-D arrays of one length")
+    if not low < high:
+        raise ValueError(f"low ({low}) must be below high ({high})")
+    hit = np.flatnonzero(a >= high)
+    if not len(hit):
+        return -1
+    return int(e[hit[0]] - e[np.flatnonzero(a >= low)[0]])

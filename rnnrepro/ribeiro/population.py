@@ -98,6 +98,17 @@ def minimum_kept(train: ArrayLike, val: ArrayLike, near: int = 2) -> bool:
     return bool(deep_minima(val)[max(0, k - near):k + near + 1].any())
 
 
+def central_slope(s: ArrayLike, v: ArrayLike, *, at: float) -> float:
+    """Central difference (v[k+1] − v[k−1]) / (s[k+1] − s[k−1]) at the grid point s[k] == ``at`` (an interior point
+    of the increasing grid s); ValueError otherwise."""
+    s, v = np.asarray(s, float), np.asarray(v, float)
+    k = np.flatnonzero(s == at)
+    if s.shape != v.shape or len(k) != 1 or not 0 < k[0] < len(s) - 1:
+        raise ValueError(f"s must hold {at} once, as an interior point, and match v's shape")
+    k = int(k[0])
+    return float((v[k + 1] - v[k - 1]) / (s[k + 1] - s[k - 1]))
+
+
 def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Sequence[torch.Tensor], *,
                        s_line: np.ndarray, s_zoom: np.ndarray, n_seq: int, hidden: int = 50,
                        validation_zoom: bool = False, near: int = 2) -> dict[str, np.ndarray]:
@@ -107,7 +118,9 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
     ``line_val_argmin`` (S,) the s of the lowest training / validation cost on s_line; with ``validation_zoom``,
     also ``train_min_kept_on_val`` (S,) bool: the validation cost has a strict minimum within ``near`` grid
     points of the training cost's lowest point on s_zoom (the training minimum is also one on validation), and
-    ``train_min_kept_on_train`` the same test with the training cost in both places (the control)."""
+    ``train_min_kept_on_train`` the same test with the training cost in both places (the control), and
+    ``val_slope_at_final`` (S,) the validation cost's slope dV/ds at s = 0 (:func:`central_slope`; s_zoom must hold 0
+    inside it)."""
     from rnnrepro.ribeiro.temporal_order import line_cost, line_thetas, new_model
     model = new_model(hidden, 0)                                          # parameter shapes only
     Xtr, ytr, Xva, yva = (d[:n_seq] for d in data)
@@ -117,9 +130,10 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
         zoom_train = line_cost(model, zoom, Xtr, ytr, chunk=64)
         out["zoom_train_minima"].append(int(deep_minima(zoom_train).sum()))
         if validation_zoom:
-            out.setdefault("train_min_kept_on_val", []).append(
-                minimum_kept(zoom_train, line_cost(model, zoom, Xva, yva, chunk=64), near))
+            zoom_val = line_cost(model, zoom, Xva, yva, chunk=64)
+            out.setdefault("train_min_kept_on_val", []).append(minimum_kept(zoom_train, zoom_val, near))
             out.setdefault("train_min_kept_on_train", []).append(minimum_kept(zoom_train, zoom_train, near))
+            out.setdefault("val_slope_at_final", []).append(central_slope(s_zoom, zoom_val, at=0.0))
         out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
         out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
     return {k: np.asarray(v) for k, v in out.items()}
@@ -147,3 +161,26 @@ def output_spreads(out: np.ndarray) -> np.ndarray:
     :func:`bifurcation.classify_all` measures it, one output (channel) at a time: (P, K, R)."""
     from rnnrepro.ribeiro import bifurcation as bif
     return np.stack([bif.classify_all(out, channel=j)[1] for j in range(out.shape[-1])], -1)
+
+
+def long_run_periods(theta: np.ndarray | torch.Tensor, inputs: Sequence[int], *, hidden: int = 50,
+                     n_steps: int = 12_000, window: int = 6_000, max_period: int = 2_000,
+                     tol: float = 1e-6) -> np.ndarray:
+    """Smallest period of each classifier's first output under each constant one-hot input (index into the 6
+    symbols), over the last ``window`` of ``n_steps`` steps from (h, c) = 0, float64: theta (S, D) flat weights
+    -> (S, len(inputs)) int, :func:`bifurcation.smallest_period` (1: a fixed point; 0: no period ≤ max_period
+    to ``tol``)."""
+    from rnnrepro.ribeiro import bifurcation as bif
+    if not 0 < max_period < window <= n_steps:
+        raise ValueError(f"need 0 < max_period ({max_period}) < window ({window}) <= n_steps ({n_steps})")
+    Wih, Whh, bih, bhh, C, d = (p.double() for p in unflatten(torch.as_tensor(theta, dtype=torch.float32), hidden))
+    x = torch.eye(6, dtype=torch.float64)[list(inputs)]                       # (K, 6)
+    h = torch.zeros(Wih.shape[0], len(x), hidden, dtype=torch.float64)
+    c = torch.zeros_like(h)
+    out = []
+    for t in range(n_steps):
+        h, c = cells.lstm_step(h, c, x, W_ih=Wih, W_hh=Whh, b_ih=bih, b_hh=bhh)
+        if t >= n_steps - window:
+            out.append(torch.einsum("skh,sh->sk", h, C[:, 0]) + d[:, :1])
+    y = torch.stack(out, -1).numpy()                                          # (S, K, window)
+    return np.array([[bif.smallest_period(row, max_period, tol) for row in per_seed] for per_seed in y])
