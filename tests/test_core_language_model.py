@@ -311,3 +311,46 @@ def test_corpus_splits_and_valid_tokens(monkeypatch):
     assert c4.valid.tolist() == c4.vocab.encode(text["valid"][:4]).tolist() and c4.test.numel() == 10
     cf = lm.corpus(None, train_split=True, valid_tokens=15)
     assert cf.train.numel() == 5 and cf.valid.numel() == 15 and cf.test.numel() == 21
+
+
+def test_spectral_norm_against_numpy_singular_values_of_a_full_matrix():
+    W = torch.randn(7, 5, generator=torch.Generator().manual_seed(0), dtype=torch.float32)
+    assert lm.spectral_norm(W) == pytest.approx(np.linalg.svd(W.double().numpy(), compute_uv=False)[0], rel=1e-12)
+
+
+def test_perturb_last_bit_moves_every_entry_exactly_one_float_up():
+    W = torch.tensor([0.0, 1.0, -1.0, 3.5e-3, -7.25e4, 1e-40], dtype=torch.float32)
+    before = W.numpy().copy()
+    assert lm.perturb_last_bit(W) is W
+    assert np.array_equal(W.numpy(), np.nextafter(before, np.float32(np.inf)))     # numpy as the reference
+    assert (W.numpy() > before).all()
+
+
+def test_sgd_training_matches_a_hand_written_sgd_with_clipping():
+    """Plain SGD (the default optimiser): per update, the gradient clipped to norm ``clip`` and a step of
+    ``lr`` against a hand-written loop (a 10 % error in the step or a dropped clip fails)."""
+    cfg = lm.LMConfig(**{**CFG.to_dict(), "clip": 0.05, "lr": 0.7})
+    m, ref = lm.new_model(cfg, 2), lm.new_model(cfg, 2)
+    n_up = 6
+    h = lm.train(m, _ids(), _ids(200, 1), cfg, max_updates=n_up, record_norm=False)
+    params = list(ref.parameters())
+    data = _ids()[: 600 // cfg.batch * cfg.batch].view(cfg.batch, -1).T
+    state, losses, clipped = None, [], 0
+    for t in range(n_up):
+        x, y = data[t * cfg.bptt:(t + 1) * cfg.bptt], data[t * cfg.bptt + 1:(t + 1) * cfg.bptt + 1]
+        state = None if state is None else state.detach()
+        logits, state = ref(x, state)
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, cfg.vocab), y.reshape(-1))
+        ref.zero_grad()
+        loss.backward()
+        norm = float(torch.sqrt(sum((q.grad.double() ** 2).sum() for q in params)))
+        scale = min(1.0, cfg.clip / (norm + 1e-6))
+        clipped += scale < 1
+        with torch.no_grad():
+            for q in params:
+                q.sub_(cfg.lr * scale * q.grad)
+        losses.append(float(loss.detach()))
+    assert clipped == n_up                                   # the clip acts at every update here
+    assert np.allclose(h["train_loss"], losses, rtol=1e-5, atol=0)
+    for q, r in zip(m.parameters(), params):
+        assert (q - r).abs().max() <= 1e-5 * r.abs().max()

@@ -76,3 +76,32 @@ def test_exp_vs_power_and_power_law_through():
         exp_vs_power([1.0, 2.0], [1.0, 2.0])
     with pytest.raises(ValueError):
         power_law_through(x, 8.0, 1.0, 8.0, 2.0)
+
+
+def test_linear_fit_against_scipy_linregress_on_noisy_data():
+    """Slope, intercept and R^2 against scipy's independent regression (a 10 % error in any term of R^2
+    changes it: the data are noisy, R^2 about 0.9)."""
+    from scipy.stats import linregress
+    rng = np.random.default_rng(1)
+    x = np.linspace(0.0, 10.0, 40)
+    y = 1.5 - 0.8 * x + 2.0 * rng.normal(size=40)
+    fit, ref = linear_fit(x, y), linregress(x, y)
+    assert fit.slope == pytest.approx(ref.slope, rel=1e-10)
+    assert fit.intercept == pytest.approx(ref.intercept, rel=1e-10)
+    assert fit.r2 == pytest.approx(ref.rvalue ** 2, rel=1e-10) and 0.5 < fit.r2 < 0.95
+
+
+def test_exp_vs_power_is_the_ratio_of_the_two_least_squares_residuals():
+    """Against residual sums computed independently (numpy lstsq on [1, x] and [1, log x]) on data that
+    neither model fits exactly."""
+    from rnnrepro.core.fits import exp_vs_power
+    x = np.arange(2.0, 20.0)
+    y = np.exp(0.3 * x) * x ** 1.5 * (1 + 0.05 * np.cos(3 * x))
+    ly = np.log(y)
+
+    def ssr(X):
+        A = np.column_stack([np.ones_like(X), X])
+        coef = np.linalg.lstsq(A, ly, rcond=None)[0]
+        return float(np.sum((ly - A @ coef) ** 2))
+
+    assert exp_vs_power(x, y) == pytest.approx(ssr(np.log(x)) / ssr(x), rel=1e-8)
