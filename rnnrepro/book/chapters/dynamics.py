@@ -40,7 +40,7 @@ CHAPTER = Chapter(
            "findings attractor.*"),
           ("rnnrepro.dynamics.systems:spectral_radius",
            "read only by the finding attractor.fixed_point_exponent (log ρ(gW)) and a glued error of the "
-           "Lyapunov section; no paper claim reads a spectral radius (the memory claim's matrices get "
+           "Lyapunov section; no paper claim reads a spectral radius (the memory check's matrices get "
            "ρ(A) = 0.9 from with_spectral_radius, which does not call it)"),
           ("rnnrepro.dynamics.forgetting:step_factor",
            "×1.1 fails contraction.rate_within_bound on the near-tight W = L Q; ×0.9 cannot fail an upper "
@@ -49,5 +49,8 @@ CHAPTER = Chapter(
           ("rnnrepro.dynamics.truncation:truncation_errors",
            "×1.1 fails truncation.bound on the near-tight W = L Q; ×0.9 cannot fail an upper bound (Miller & "
            "Hardt's proof of Lemma 1 states <= L^k ||h_{t-k}||, not equality), and only the tightness finding "
-           "truncation.attained (= 1, ours) notices it")),
+           "truncation.attained (= 1, ours) notices it"),
+          ("rnnrepro.dynamics.linear_memory:decay_rate",
+           "read only by the integrity check memory.exponential_forgetting (the estimator against the closed form "
+           "rho(W) = 0.9) and glued values: no paper states a decay rate, so no paper claim reads one")),
 )

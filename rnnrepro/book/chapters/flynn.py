@@ -41,9 +41,6 @@ CHAPTER = Chapter(
            "paper claim reads a finite-difference gradient"),
           ("rnnrepro.flynn.conservatism:crossing_log",
            "locates Theorem 3's threshold, read by the integrity check thm3.threshold_is_crossing and the finding "
-           "thm3.formula_exact (tightness, ours); the paper states the threshold only as sufficient"),
-          ("rnnrepro.flynn.extremal_system:max_invariant_ratio",
-           "read only by the finding thm3.formula_exact (Theorem 3's threshold attained on the extremal system: "
-           "tightness, ours)")),
+           "thm3.formula_exact (tightness, ours); the paper states the threshold only as sufficient")),
     question="how fast the network must run relative to learning",
 )
