@@ -117,3 +117,98 @@ def test_a_data_chapter_without_data_fails_at_once_naming_folder_and_command(tmp
 
 def test_kernels_use_ipc_not_tcp():
     assert runner.ipc_kernel_manager()().transport == "ipc"
+
+
+@pytest.mark.parametrize("latex, plain", [
+    (r"the negative control ($W = 1.05 Q$ (no $k \le 60$ suffices; counted as 61)) = 0.251",
+     "the negative control (W = 1.05 Q (no k ≤ 60 suffices; counted as 61)) = 0.251"),
+    (r"$\lambda^{k-1}$ and $\|W\|_2 \leq 1$", "λ^(k-1) and ‖W‖_2 ≤ 1"),
+    (r"$\frac{\eta}{2} \ge \sqrt{d}$, $\mathrm{err}_{t+1} \approx e^{-\lambda t}$", "η/2 ≥ √d, err_(t+1) ≈ e^(-λ t)"),
+    (r"$\frac{\log(1/\delta)}{n}$ with $\left(1+\epsilon\right)$", "(log(1/δ))/n with (1+ε)"),
+    ("set $RNNREPRO_DATA (or $RNNREPRO_SECTION_LIMIT_S); it costs $5",
+     "set $RNNREPRO_DATA (or $RNNREPRO_SECTION_LIMIT_S); it costs $5"),   # the shell's and a lone dollar stay
+    ("no math here: 0.25 ≤ 1", "no math here: 0.25 ≤ 1"),
+])
+def test_without_latex_prints_math_as_a_terminal_shows_it(latex, plain):
+    assert cli.without_latex(latex) == plain
+
+
+def _failed_run(folder, text="2026-11-28T22:10:00 fast: ControlPassed: dynamics.a.b: $k \\le 60$"):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "dynamics.failed.txt").write_text(text + "\n")
+
+
+def _passing_run(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "dynamics.ledger.json").write_text(
+        '{"profile": "fast", "counts": {"holds": 4}, "integrity_checks": 1, "created_utc": "2026-11-28T21:00:00"}')
+
+
+def test_list_shows_the_users_failed_run_not_the_older_passing_build(tmp_path, monkeypatch, capsys):
+    """The book build passed, then the user's `run` failed: `list` says the last run failed (and the other
+    way round: a build newer than the failure shows its counts)."""
+    import os
+
+    cli_dir, build_dir = tmp_path / "runs", tmp_path / "jupyter_execute"
+    monkeypatch.setattr(cli, "ledger_paths", lambda ch: [cli_dir / f"{ch.key}.ledger.json",
+                                                         build_dir / f"{ch.key}.ledger.json"])
+    _passing_run(build_dir)
+    _failed_run(cli_dir)
+    os.utime(build_dir / "dynamics.ledger.json", (1e9, 1e9))          # the build ran first
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out                                     # (the other chapters: not run)
+    assert "last run: FAILED 2026-11-28T22:10:00 fast: ControlPassed: dynamics.a.b: k ≤ 60" in out, out
+    os.utime(cli_dir / "dynamics.failed.txt", (1e8, 1e8))              # now the build is the newer run
+    assert cli.last_run(get_chapter("dynamics")) == build_dir / "dynamics.ledger.json"
+    assert cli.ledger_status(cli.last_run(get_chapter("dynamics"))).startswith("fast: statements: 4 hold")
+
+
+def test_a_failure_newer_than_a_ledger_in_one_folder_is_the_status(tmp_path):
+    import os
+
+    _passing_run(tmp_path)
+    _failed_run(tmp_path)
+    os.utime(tmp_path / "dynamics.ledger.json", (1e9, 1e9))
+    assert cli.ledger_status(tmp_path / "dynamics.ledger.json").startswith("FAILED")
+    assert cli.run_parameters(get_chapter("dynamics"), tmp_path / "dynamics.ledger.json") == ""
+
+
+def test_run_prints_a_failure_without_latex_and_says_when_the_shipped_full_result_is_stale(tmp_path, monkeypatch,
+                                                                                           capsys):
+    import papermill
+
+    def failing(key, profile, overrides, out):
+        raise papermill.PapermillExecutionError(3, 3, "", "ControlPassed",
+                                                r"dynamics.a.b: the control ($W = 1.05 Q$) also satisfies $\le 1$",
+                                                [])
+
+    monkeypatch.setattr(cli, "run_chapter", failing)
+    monkeypatch.setattr(cli, "stale_full_note", lambda key: f"note: the shipped full result of {key} is stale")
+    assert cli.main(["run", "dynamics", "--out", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    assert "note: the shipped full result of dynamics is stale" in out
+    assert err.startswith("FAILED dynamics after ") and "$" not in err and "\\" not in err, err
+    assert "ControlPassed: dynamics.a.b: the control (W = 1.05 Q) also satisfies ≤ 1" in err
+
+
+@pytest.mark.parametrize("key", list(all_chapters()))
+def test_the_stale_note_follows_the_shipped_full_result(key):
+    from rnnrepro.book.full import shipped_full
+
+    full, note = shipped_full(key), cli.stale_full_note(key)
+    if full is None or not full["stale"]:
+        assert note == ""
+    else:
+        assert note.startswith(f"note: the shipped full result of {key} is stale") and note.count("\n") == 0
+        assert f"python -m rnnrepro ship-full {key} --lower-isa" in note and f"book/artifacts/{key}/full" in note
+
+
+def test_the_stale_note_names_a_damaged_shipped_result(monkeypatch):
+    from rnnrepro.book import full
+    from rnnrepro.errors import RnnreproError
+
+    def damaged(key):
+        raise RnnreproError(f"shipped full result of {key} is missing or corrupted: restore it with git")
+
+    monkeypatch.setattr(full, "shipped_full", damaged)
+    assert cli.stale_full_note("li") == "note: shipped full result of li is missing or corrupted: restore it with git"

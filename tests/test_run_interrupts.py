@@ -91,3 +91,23 @@ def test_forward_kernel_stderr_copies_and_closes(tmp_path, capsys):
     runner.forward_kernel_stderr(km)
     assert capsys.readouterr().err == "a warning\n" and handle.closed and km._stderr is None
     runner.forward_kernel_stderr(km)            # nothing left to forward
+
+
+def test_a_failed_run_leaves_only_its_failed_txt_and_list_says_it_failed(tmp_path, capsys):
+    """A run stopped by a failing claim (dynamics' first exercise, which stops within seconds) leaves no
+    partial notebook, no section marker and no figure data: only ``<key>.failed.txt``, which ``list`` shows."""
+    import papermill
+
+    from rnnrepro.book.chapters import get_chapter
+    from rnnrepro.book.exercises import read_exercises
+    from rnnrepro.book.paths import REPO
+
+    chapter = get_chapter("dynamics")
+    exercise = read_exercises((REPO / chapter.notebook).read_text())[-1]
+    overrides = {name: chapter.param(name).parse(value) for name, value in exercise.overrides}
+    with pytest.raises(papermill.PapermillExecutionError):
+        runner.run_chapter("dynamics", "fast", overrides, tmp_path, progress=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dynamics.failed.txt"]
+    assert cli.main(["list", "--out", str(tmp_path)]) == 0
+    assert "last run: FAILED " in capsys.readouterr().out
+    assert exercise.claim in cli.ledger_status(tmp_path / "dynamics.ledger.json")

@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
 from rnnrepro.book.chapters import all_chapters, get_chapter
 from rnnrepro.errors import ConfigError, RnnreproError
-from rnnrepro.book.paths import DEFAULT_OUT, REPO, last_ledger
+from rnnrepro.book.paths import DEFAULT_OUT, REPO, last_ledger, ledger_paths
 from rnnrepro.book.runner import check_chapter_data, run_chapter, writable_out
 from rnnrepro.book.profiles import PROFILES, check_profile
 
@@ -29,12 +30,74 @@ def parse_overrides(chapter, pairs) -> dict:
     return overrides
 
 
+#: LaTeX macros that claims' statements and criteria use, as the characters a terminal shows.
+_MACROS = {
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "approx": "≈", "sim": "~", "ll": "≪",
+    "gg": "≫", "times": "×", "cdot": "·", "pm": "±", "infty": "∞", "to": "→", "in": "∈", "propto": "∝",
+    "partial": "∂", "nabla": "∇", "sum": "Σ", "prod": "Π", "|": "‖", "ell": "ℓ", "dots": "…",
+    "ldots": "…", "cdots": "…", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
+    "varepsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "θ", "kappa": "κ", "lambda": "λ",
+    "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "varphi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ",
+    "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "quad": " ", "qquad": " ", "left": "", "right": "",
+    "big": "", "Big": "", "bigl": "", "bigr": "", "Bigl": "", "Bigr": "", "{": "{", "}": "}", "%": "%", "_": "_",
+}
+#: ``$NAME_OF_A_VARIABLE`` in a message is the shell's, not math: kept as it is.
+_ENV_VAR = re.compile(r"\$(?=[A-Z]{2,}[A-Z0-9]*(?:_[A-Z0-9]+)*\b)")
+
+
+def without_latex(text: str) -> str:
+    """``text`` as a terminal shows it: ``$…$`` math without the dollars and with its macros as characters
+    (``$W = 1.05 Q$`` → ``W = 1.05 Q``, ``$k \\le 60$`` → ``k ≤ 60``, ``\\lambda^{k-1}`` → ``λ^(k-1)``,
+    ``\\frac{a}{b}`` → ``a/b``, ``\\mathrm{x}`` → ``x``); an unknown macro loses its backslash. A shell
+    variable (``$RNNREPRO_DATA``) keeps its dollar."""
+    text = _ENV_VAR.sub("\0ENV\0", text)
+    text = re.sub(r"\$\$?([^$]*?)\$\$?", r"\1", text)           # paired dollars only ("costs $5" keeps it)
+    text = re.sub(r"\\(?:mathrm|mathbf|mathit|mathcal|mathbb|operatorname|text|textrm|textbf|boldsymbol|bm|"
+                  r"hat|tilde|bar|overline|widehat|widetilde)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\([A-Za-z]+|[^A-Za-z])", lambda m: _MACROS.get(m[1], m[0]), text)   # known macros
+    for _ in range(3):                                    # nested fractions and roots, inside out
+        text = re.sub(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}",
+                      lambda m: f"{_group(m[1])}/{_group(m[2])}", text)
+        text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", lambda m: "√" + _group(m[1]), text)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)           # an unknown macro: its name
+    text = re.sub(r"([_^])\{([^{}]*)\}", lambda m: m[1] + _group(m[2]), text)
+    return text.replace("\0ENV\0", "$")
+
+
+def _group(inner: str) -> str:
+    """A sub- or superscript, fraction part: as it is when it is one token, else in parentheses."""
+    inner = inner.strip()
+    return inner if re.fullmatch(r"[\w.′'·]+", inner) else f"({inner})"
+
+
+def failed_path(ledger_path: Path) -> Path:
+    """The ``<key>.failed.txt`` beside ``<key>.ledger.json``: what a failed or interrupted run leaves."""
+    return ledger_path.with_name(ledger_path.name.removesuffix(".ledger.json") + ".failed.txt")
+
+
+def last_run(chapter, out: str | None = None) -> Path:
+    """The ledger path of the chapter's last run: in ``out`` when given, else in whichever of the CLI's and
+    the book build's folders holds the newest run, a failed one (its ``failed.txt``) counted as a run (so that
+    a user's failed ``run`` is not hidden by the book build's older passing one)."""
+    if out is not None:
+        return last_ledger(chapter, out)
+
+    def when(path: Path) -> float:
+        return max((p.stat().st_mtime for p in (path, failed_path(path)) if p.is_file()), default=-1.0)
+
+    return max(ledger_paths(chapter), key=when)
+
+
 def ledger_status(path: Path) -> str:
     """Status of a chapter's last run from its ledger file: counts per status, 'FAILED …' (the
-    ``<key>.failed.txt`` beside it), or 'not run'."""
-    failed = path.with_name(path.name.replace(".ledger.json", ".failed.txt"))
+    ``<key>.failed.txt`` beside it, when it is newer than the ledger or there is none), or 'not run'."""
+    failed = failed_path(path)
+    if failed.is_file() and (not path.is_file() or failed.stat().st_mtime >= path.stat().st_mtime):
+        return f"FAILED {without_latex(failed.read_text().strip())}"
     if not path.is_file():
-        return f"FAILED {failed.read_text().strip()}" if failed.is_file() else "not run"
+        return "not run"
     from rnnrepro.book.ledger import counts_line
 
     ledger = json.loads(path.read_text())
@@ -44,7 +107,7 @@ def ledger_status(path: Path) -> str:
 def run_parameters(chapter, path: Path) -> str:
     """The parameters of the run whose ledger is ``path``, those differing from its profile marked
     ``*``, e.g. ``seed=3* n_hidden=16 …``; empty when there is no ledger."""
-    if not path.is_file():
+    if not path.is_file() or ledger_status(path).startswith("FAILED"):
         return ""
     ledger = json.loads(path.read_text())
     params = dict(ledger.get("parameters", {}))
@@ -57,7 +120,7 @@ def run_parameters(chapter, path: Path) -> str:
 
 def _cmd_list(args) -> int:
     for chapter in all_chapters().values():
-        path = last_ledger(chapter, args.out)
+        path = last_run(chapter, args.out)
         status, params = ledger_status(path), run_parameters(chapter, path)
         print(f"{chapter.key:10s} {chapter.title}\n{'':10s} profiles: {', '.join(PROFILES)}; "
               f"{len(chapter.params)} parameters (`params {chapter.key}`); "
@@ -94,12 +157,14 @@ def _cmd_run(args) -> int:
     from rnnrepro.book.ledger import counts_line
     print(f"running {chapter.key} ({chapter.notebook}) with profile {args.profile}"
           + (f" and {overrides}" if overrides else "") + f" → {args.out}", flush=True)
+    if note := stale_full_note(chapter.key):
+        print(note, flush=True)
     t0 = time.perf_counter()
     try:
         ledger = run_chapter(chapter.key, args.profile, overrides, Path(args.out))
     except papermill.PapermillExecutionError as exc:
         print(f"FAILED {chapter.key} after {time.perf_counter() - t0:.0f} s: {exc.ename}: "
-              f"{exc.evalue.splitlines()[0] if exc.evalue else ''}", file=sys.stderr)
+              f"{without_latex(exc.evalue.splitlines()[0]) if exc.evalue else ''}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"interrupted: {chapter.key} stopped after {time.perf_counter() - t0:.0f} s; its partial outputs "
@@ -111,6 +176,22 @@ def _cmd_run(args) -> int:
     print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
           f"(CPU: {ledger['environment']['cpu']['capability']})")
     return 0
+
+
+def stale_full_note(key: str) -> str:
+    """One line when the chapter's shipped ``full`` result is stale (its code cells changed since it was
+    shipped) or damaged, saying how to re-ship it; empty when it is current or none is shipped."""
+    from rnnrepro.book.full import shipped_full
+
+    try:
+        full = shipped_full(key)
+    except RnnreproError as exc:
+        return f"note: {exc}"
+    if full is None or not full["stale"]:
+        return ""
+    return (f"note: the shipped full result of {key} is stale (the chapter's code cells changed since commit "
+            f"{full['manifest'].get('commit', '?')[:12]}): after your last code change, commit, then run "
+            f"`python -m rnnrepro ship-full {key} --lower-isa` and commit book/artifacts/{key}/full")
 
 
 def _cmd_cite(args) -> int:
@@ -246,7 +327,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except (ConfigError, RnnreproError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {without_latex(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:          # Ctrl-C outside a chapter's execution (`run` handles its own)
         print("interrupted", file=sys.stderr)

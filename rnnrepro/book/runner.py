@@ -24,7 +24,10 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
 
     Writes ``<out>/<key>.ipynb``, ``<out>/<key>.ledger.json`` and ``<out>/<key>.figures/``.
     Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included); the failure is
-    then recorded in ``<out>/<key>.failed.txt`` (what ``list`` shows) until the next successful run.
+    then recorded in ``<out>/<key>.failed.txt`` (what ``list`` shows) until the next successful run, and
+    the run's partial outputs (the notebook executed up to the failure, the section marker, the figure
+    data) are removed, so that only ``failed.txt`` remains (in a sensitivity run, ``$RNNREPRO_PERTURB``, the
+    ledger that collected the failing rows is kept: it is that run's result).
     An interrupted run (KeyboardInterrupt) removes its partial outputs, records the interruption the
     same way and re-raises. An output folder that cannot be written is refused before anything runs.
     """
@@ -54,6 +57,9 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
             failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: {exc.ename}: {first}\n")
+        from rnnrepro.book.ledger import PERTURB_ENV
+
+        discard_partial_run(out, key, keep_ledger=bool(os.environ.get(PERTURB_ENV)))
         raise
     except KeyboardInterrupt:
         kill_kernels()
@@ -87,12 +93,13 @@ def writable_out(out: Path) -> Path:
     return out
 
 
-def discard_partial_run(out: Path, key: str) -> None:
-    """Remove what an interrupted run of chapter ``key`` left in ``out`` (its executed notebook, figure
-    data, section marker and ledger), so that nothing of it can pass for a result."""
+def discard_partial_run(out: Path, key: str, *, keep_ledger: bool = False) -> None:
+    """Remove what a failed or interrupted run of chapter ``key`` left in ``out`` (its executed notebook,
+    figure data, section marker and, unless ``keep_ledger``, its ledger), so that nothing of it can pass for
+    a result; its ``failed.txt`` stays."""
     import shutil
 
-    for name in (f"{key}.ipynb", f"{key}.section", f"{key}.ledger.json"):
+    for name in (f"{key}.ipynb", f"{key}.section") + (() if keep_ledger else (f"{key}.ledger.json",)):
         (out / name).unlink(missing_ok=True)
     shutil.rmtree(out / f"{key}.figures", ignore_errors=True)
 
