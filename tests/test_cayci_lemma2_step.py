@@ -1,3 +1,4 @@
+import mpmath
 import pytest
 import sympy as sp
 import torch
@@ -47,3 +48,50 @@ def test_shapes_are_checked():
     act = E.activation("tanh")
     with pytest.raises(ValueError):
         L.step_ratio(torch.zeros(2, 3, 2), torch.zeros(4), torch.zeros(4, 3), act)
+
+
+def _exact_spectral(act_name, alpha, r):
+    """‖∇²(W H_2)‖₂ on the tight instance, from a 40-digit symbolic Hessian in (W, u₁, u₂) and its eigenvalues."""
+    W, u1, u2 = sp.symbols("W u1 u2", real=True)
+    f = sp.tanh if act_name == "tanh" else (lambda z: 1 / (1 + sp.exp(-z)))
+    r_, al = sp.nsimplify(r), sp.nsimplify(alpha)
+    a = -al * f(r_) / r_
+    x1 = (a, sp.sqrt(1 - a ** 2))
+    gamma2 = W * f(W * f(u1) + u1 * x1[0] + u2 * x1[1])      # X_0 = e₁, so the first pre-activation is u₁
+    Hs = sp.hessian(gamma2, [W, u1, u2]).subs({W: al, u1: r_, u2: 0})
+    mpmath.mp.dps = 40
+    M = mpmath.matrix([[mpmath.mpf(str(sp.N(Hs[i, j], 40))) for j in range(3)] for i in range(3)])
+    return float(max(abs(v) for v in mpmath.eigsy(M)[0]))
+
+
+@pytest.mark.parametrize("name", ["tanh", "logistic"])
+def test_tight_instance_spectral_norm_against_symbolic_hessian(name):
+    torch.set_default_dtype(torch.float64)
+    act = E.activation(name)
+    X, w, U = L.tight_instance(0.01, 3.0, act)
+    assert X.shape == (1, 2, 2) and float(X[0].norm(dim=-1).max()) == pytest.approx(1.0, abs=1e-15)
+    z2 = float(w[0] * act.f(U[0] @ X[0, 0]) + U[0] @ X[0, 1])
+    assert abs(z2) < 1e-15                                   # the second pre-activation is zero
+    exact = _exact_spectral(name, 0.01, 3.0)
+    assert float(L.recurrent_term_hessian_spectral(X, w, U, act)[0, 0]) == pytest.approx(exact, rel=1e-12)
+    assert float(L.recurrent_term_hessian_spectral(X, w, U, act, fd=1e-5)[0, 0]) == pytest.approx(exact, rel=1e-7)
+
+
+def test_tight_instance_reaches_the_limit_ratio():
+    """As α → 0 and r → ∞ the spectral norm tends to σ₁(σ₀ + √(1 + σ₀²)) = 1 + √2 for tanh, and to
+    (1 + √2)/4 for the logistic function (σ₀ = 1, σ₁ = 1/4): above √2 L_t = 2σ₁ by (1 + √2)/2."""
+    torch.set_default_dtype(torch.float64)
+    for name, limit in (("tanh", 1 + 2 ** 0.5), ("logistic", (1 + 2 ** 0.5) / 4)):
+        act = E.activation(name)
+        X, w, U = L.tight_instance(1e-7, 30.0, act)
+        assert float(L.recurrent_term_hessian_spectral(X, w, U, act)[0, 0]) == pytest.approx(limit, rel=1e-5)
+
+
+def test_tight_instance_refuses_bad_input():
+    act = E.activation("tanh")
+    with pytest.raises(ValueError, match="alpha > 0"):
+        L.tight_instance(0.0, 3.0, act)
+    with pytest.raises(ValueError, match="larger r"):
+        L.tight_instance(5.0, 1.0, act)
+    with pytest.raises(ValueError):
+        L.recurrent_term_hessian_spectral(torch.zeros(2, 3, 2), torch.zeros(4), torch.zeros(4, 3), act)

@@ -1,0 +1,50 @@
+"""The abstract's width that grows only with log n, in training: the loss that projected GD reaches at a fixed width
+m on the first n sequences of one pool, for several n, on targets in the transport class and on random labels of
+the same per-sequence norm (the hypothesis removed)."""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+import numpy as np
+import torch
+
+from rnnrepro.cayci import pgd
+from rnnrepro.cayci.elman import Activation, symmetric_init
+
+
+def random_labels(Y: torch.Tensor, seed: int) -> torch.Tensor:
+    """Gaussian labels with the per-sequence norm of Y (n, T): the same energy, no structure the class can fit."""
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be (n, T), got shape {tuple(Y.shape)}")
+    g = torch.Generator().manual_seed(int(seed))
+    R = torch.randn(Y.shape, generator=g, dtype=torch.float64)
+    return R / R.norm(dim=1, keepdim=True) * Y.norm(dim=1, keepdim=True)
+
+
+def sample_size_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, act: Activation, m: int, alpha: float,
+                      seeds: Iterable[int], tau: int, label_seed: int) -> np.ndarray:
+    """min_s R̂ / R̂(Θ(0)) after τ projected GD steps (Theorem 1: η = 1/(T√τ), ρ_w = ρ_u = 1) at width m.
+
+    X (N, T, d) is the pool and Y (N, T) its targets; run n trains on X[:n], Y[:n]. Random labels
+    (:func:`random_labels` of the whole pool, ``label_seed``) are trained the same way from the same
+    initialisations. Returns (2, len(ns), S): [0] the targets, [1] the random labels.
+    """
+    seeds = list(seeds)
+    if X.ndim != 3 or Y.shape != X.shape[:2]:
+        raise ValueError(f"X must be (N, T, d) and Y (N, T): got {tuple(X.shape)}, {tuple(Y.shape)}")
+    if not ns or min(ns) < 1 or max(ns) > X.shape[0]:
+        raise ValueError(f"every n must be between 1 and the pool size {X.shape[0]}, got {list(ns)}")
+    if tau < 1 or not seeds:
+        raise ValueError("need tau >= 1 and at least one seed")
+    T, d, S = X.shape[1], X.shape[2], len(seeds)
+    R = random_labels(Y, label_seed)
+    c, w, U = symmetric_init(m, d, alpha, seeds)
+    out = np.zeros((2, len(ns), S))
+    for j, n in enumerate(ns):
+        targets = torch.cat([Y[:n].expand(S, -1, -1), R[:n].expand(S, -1, -1)])
+        r = pgd.train(X[:n], targets, torch.cat([c, c]), torch.cat([w, w]), torch.cat([U, U]), act=act,
+                      eta=1 / (T * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
+        out[:, j, :] = (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
+    return out
