@@ -61,3 +61,16 @@ def test_replay_from_snapshot_equals_training_on():
 def test_max_gain_per_seed():
     acc = np.array([[0.25, 0.25], [0.3, 0.9], [0.35, 0.9]])
     assert np.allclose(ps.max_gain_per_seed([1, 2, 3], acc, 1), [0.05, 0.65])
+
+
+def test_trainer_class_is_fused_on_cpu_and_batched_on_gpu():
+    import pytest
+
+    from rnnrepro.ribeiro.fused_lstm import FusedTrainer
+
+    assert ps.trainer_class("auto", "cpu") is FusedTrainer
+    assert ps.trainer_class("auto", "cuda") is BatchedTrainer
+    assert ps.trainer_class("batched", "cpu") is BatchedTrainer
+    assert ps.trainer_class("fused", "cuda") is FusedTrainer
+    with pytest.raises(ValueError, match="unknown trainer"):
+        ps.trainer_class("fast", "cpu")

@@ -112,18 +112,6 @@ def test_several_task_checkpoints_export_as_one_sweep(tmp_path, monkeypatch):
         sweep_runner.export(two + other, name="bad", ran_on="test", command="test")
 
 
-def test_trainer_class_is_fused_on_cpu_and_batched_on_gpu():
-    from rnnrepro.ribeiro.batched_training import BatchedTrainer
-    from rnnrepro.ribeiro.fused_lstm import FusedTrainer
-    from rnnrepro.ribeiro.sweep_runner import trainer_class
-
-    assert trainer_class("auto", "cpu") is FusedTrainer
-    assert trainer_class("auto", "cuda") is BatchedTrainer
-    assert trainer_class("batched", "cpu") is BatchedTrainer
-    with pytest.raises(ValueError, match="unknown trainer"):
-        trainer_class("fast", "cpu")
-
-
 def test_a_sweep_can_ship_the_snapshots_of_its_first_seeds_only(tmp_path, monkeypatch):
     from rnnrepro.book.artifacts import load_artifact
     from rnnrepro.ribeiro import paper_sweep, sweep_runner, train_artifacts

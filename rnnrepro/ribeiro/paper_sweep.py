@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from rnnrepro.ribeiro import temporal_order as to
-from rnnrepro.ribeiro.batched_training import forward, split_per_seed
+from rnnrepro.ribeiro.batched_training import BatchedTrainer, forward, split_per_seed
 
 if TYPE_CHECKING:
     from rnnrepro.book.artifacts import Artifact
@@ -75,6 +75,20 @@ def first_of(labels: ArrayLike, label: str) -> int:
     return int(hit[0])
 
 
+TRAINERS = ("auto", "fused", "batched")
+
+
+def trainer_class(trainer: str, device: str) -> type[BatchedTrainer]:
+    """The trainer class for a device: "auto" is the fastest correct one (:class:`FusedTrainer` on the CPU,
+    :class:`BatchedTrainer` with CUDA-graph replay on a GPU)."""
+    if trainer not in TRAINERS:
+        raise ValueError(f"unknown trainer {trainer!r}; choose from {', '.join(TRAINERS)}")
+    if trainer == "fused" or (trainer == "auto" and torch.device(device).type == "cpu"):
+        from rnnrepro.ribeiro.fused_lstm import FusedTrainer
+        return FusedTrainer
+    return BatchedTrainer
+
+
 def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, snapshot: int, n_epochs: int = 1,
            theta: torch.Tensor | np.ndarray | None = None,
            epoch: int | None = None) -> tuple[torch.Tensor, np.ndarray]:
@@ -87,7 +101,6 @@ def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, s
     (weights (len(idx), D) float32, running training loss of the last epoch (len(idx),) numpy)."""
     cfg = art.config
     idx = list(idx)
-    from rnnrepro.ribeiro.sweep_runner import trainer_class     # (sweep_runner imports this module)
     shipped = cfg.get("snapshot_seeds", len(cfg["seeds"]))
     if any(i >= shipped for i in idx):
         raise ValueError(f"the artefact ships snapshots for its first {shipped} seeds only; seed indices {list(idx)} "

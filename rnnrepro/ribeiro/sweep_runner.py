@@ -23,22 +23,8 @@ from typing import Any
 
 import torch
 
-from rnnrepro.ribeiro.paper_sweep import DATA_SEEDS, paper_data
-from rnnrepro.ribeiro.batched_training import BatchedTrainer, flat_per_seed
-
-
-TRAINERS = ("auto", "fused", "batched")
-
-
-def trainer_class(trainer: str, device: str) -> type[BatchedTrainer]:
-    """The trainer class for a device: "auto" is the fastest correct one (:class:`FusedTrainer` on the CPU,
-    :class:`BatchedTrainer` with CUDA-graph replay on a GPU)."""
-    if trainer not in TRAINERS:
-        raise ValueError(f"unknown trainer {trainer!r}; choose from {', '.join(TRAINERS)}")
-    if trainer == "fused" or (trainer == "auto" and torch.device(device).type == "cpu"):
-        from rnnrepro.ribeiro.fused_lstm import FusedTrainer
-        return FusedTrainer
-    return BatchedTrainer
+from rnnrepro.ribeiro.paper_sweep import DATA_SEEDS, TRAINERS, paper_data, trainer_class
+from rnnrepro.ribeiro.batched_training import flat_per_seed
 
 
 def move_by_ulps(params: Sequence[torch.Tensor], ulps: int) -> None:
