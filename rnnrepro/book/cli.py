@@ -291,12 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_params.set_defaults(func=_cmd_params)
     p_cite = sub.add_parser("cite", help="print how to cite a chapter, or one claim of it")
     p_cite.add_argument("chapter", help="chapter key (see `list`)")
-    p_cite.add_argument("--claim", default=None, help="a claim id of the chapter, as the page shows it "
-                                                      "(fig1.band_upper_edge) or in full (ribeiro.fig1.band_upper_edge)")
+    p_cite.add_argument("--claim", default=None,
+                        help="a claim id of the chapter, as the page shows it (fig1.band_upper_edge) or in full "
+                             "(ribeiro.fig1.band_upper_edge)")
     p_cite.add_argument("--format", default="bibtex", help="bibtex (default) or text")
     p_cite.add_argument("--profile", default="fast", help="the profile the cited numbers come from (default: fast; "
                                                           "full names the commit its shipped result was made at)")
-    p_cite.add_argument("--paper", action="store_true", help="the replicated paper(s) instead, from book/references.bib")
+    p_cite.add_argument("--paper", action="store_true",
+                        help="the replicated paper(s) instead, from book/references.bib")
     p_cite.set_defaults(func=_cmd_cite)
     p_sens = sub.add_parser("sensitivity", help="perturb each numerical helper of a chapter by 10 %% and check "
                                                  "that a paper claim fails (slow: one chapter run per helper)")
