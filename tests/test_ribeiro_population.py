@@ -140,3 +140,15 @@ def test_central_slope_is_exact_for_a_quadratic_and_refuses_an_edge():
         pop.central_slope(s, v, at=-0.2)
     with pytest.raises(ValueError):
         pop.central_slope(s, v, at=0.01)
+
+
+def test_existence_undecided_is_the_wilson_upper_end_until_an_instance_is_seen():
+    z = pop.Z95
+    for n in (3, 9, 50):
+        assert pop.existence_undecided(0, n) == pytest.approx(z * z / (n + z * z))   # Wilson hi at k = 0
+    assert pop.existence_undecided(1, 9) == 0.0 and pop.existence_undecided(9, 9) == 0.0
+    assert pop.existence_undecided(0, 9) > 0.05 > pop.existence_undecided(0, 100)
+    with pytest.raises(ValueError):
+        pop.existence_undecided(0, 9, floor=0.0)
+    with pytest.raises(ValueError):
+        pop.existence_undecided(3, 2)

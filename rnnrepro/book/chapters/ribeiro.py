@@ -37,6 +37,7 @@ CHAPTER = Chapter(
     ),
     data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
+    renamed=(("ribeiro.fig1.intricacy_tracks_lyapunov", "ribeiro.fig1.noncontractive_above_band"),),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent"),
     question="whether chaotic and periodic attractors make the cost intricate (chaos and the periodic windows "
