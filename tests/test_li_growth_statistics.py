@@ -48,6 +48,10 @@ def test_decay_shape_signs_the_secant_ratio():
     assert G.decay_shape(x, np.exp(-x ** 2 / 20), 6.0) == pytest.approx(3.0, rel=1e-12)
     with pytest.raises(ValueError):
         G.decay_shape(x, x, 20.0)
+    # a hump that rises over the first span and falls over the last never reads as a decay (it did: 10)
+    hump = np.exp(-((x - 14.0) ** 2) / 8.0)
+    assert G.decay_shape(x, hump, 6.0) < 0
+    assert G.decay_shape(x, 1 / hump, 6.0) < 0                                  # a dip neither
 
 
 def test_escape_statistics_rate_and_power_law_control():

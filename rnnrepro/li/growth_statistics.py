@@ -15,8 +15,9 @@ def _slope(x: ArrayLike, y: ArrayLike) -> float:
 
 
 def decay_shape(x: ArrayLike, y: ArrayLike, span: float) -> float:
-    """The secant-slope ratio of log y (:func:`rnnrepro.core.fits.secant_slope_ratio`), signed by the
-    direction of y over the first ``span``: the ratio where y falls there, minus the ratio where it rises.
+    """The secant-slope ratio of log y (:func:`rnnrepro.core.fits.secant_slope_ratio`), signed: the ratio
+    where y falls over both the first and the last ``span``, minus its absolute value otherwise (a growth,
+    a hump that rises then falls, a dip), so that only a decay can read positive.
 
     An exponential decay C·e^{−r·x} gives 1, a power-law decay C·x^{−k} the ratio of logarithms
     log(x_n/(x_n − span)) / log((x_0 + span)/x_0) < 1, and any exponential growth −1, so that "at least
@@ -25,7 +26,8 @@ def decay_shape(x: ArrayLike, y: ArrayLike, span: float) -> float:
     x, y = np.asarray(x, float), np.asarray(y, float)
     ratio = secant_slope_ratio(x, y, span)   # validates x, y and span
     i = int(np.argmin(np.abs(x - (x[0] + span))))
-    return ratio if y[i] < y[0] else -ratio
+    j = int(np.argmin(np.abs(x - (x[-1] - span))))
+    return ratio if y[i] < y[0] and y[-1] < y[j] else -abs(ratio)
 
 
 def plateau_point_statistics(mus: ArrayLike, pp: dict, mus_lemma: ArrayLike, d_gauss: np.ndarray,
