@@ -71,7 +71,7 @@ def test_jacobian_matches_autograd():
     h, c = (torch.randn(3, 2, generator=g, dtype=torch.float64) for _ in range(2))
     J = cl.jacobian(h, c, W)
     for p in range(3):
-        f = lambda z: torch.cat(cl.step(z[None, :2], z[None, 2:], W[p:p + 1]), -1)[0]
+        f = lambda z, p=p: torch.cat(cl.step(z[None, :2], z[None, 2:], W[p:p + 1]), -1)[0]
         want = torch.autograd.functional.jacobian(f, torch.cat([h[p], c[p]]))
         assert torch.allclose(J[p], want, atol=1e-13)
 

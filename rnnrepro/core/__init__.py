@@ -2,7 +2,6 @@
 that every module here is imported by at least two chapters).
 
 ``cells`` (batched RNN, LSTM and linear steps), ``lyapunov`` (largest Lyapunov exponent by tangent
-propagation), ``convergence`` (spreads, diameters and worst contraction rates of trajectories, with the
-round-off floor), ``fits`` (exponential and power-law rates, secant slopes) and ``language_model`` (the
+propagation), ``fits`` (exponential and power-law rates, secant slopes) and ``language_model`` (the
 word-level language model, its corpus, evaluation and checkpointed training).
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from rnnrepro.core.convergence import ROUNDOFF_FLOOR, diameter
+from rnnrepro.dynamics.convergence import ROUNDOFF_FLOOR, diameter
 
 Tensor = torch.Tensor
 
@@ -41,7 +41,7 @@ def diameter_envelope(traj: Tensor, L: float, *, resolved: float = 1e-9) -> tupl
 def step_factor(distances: Tensor, *, floor: float = ROUNDOFF_FLOOR) -> Tensor:
     """Largest one-step factor ``d_{t+1} / d_t`` over times and pairs whose ``d_t`` exceeds ``floor``.
 
-    distances (T+1, P, M) (e.g. :func:`rnnrepro.core.convergence.pairwise_distances`) -> (P,); an
+    distances (T+1, P, M) (e.g. :func:`rnnrepro.dynamics.convergence.pairwise_distances`) -> (P,); an
     L-contraction keeps it at most L. A pair already merged to round-off (``d_t ≤ floor``) is left out.
     """
     if distances.dim() != 3 or distances.shape[0] < 2:

@@ -96,7 +96,9 @@ def single_rate_fit(target: Tensor, horizon: int) -> float:
 
 
 def max_state_norm(W: Tensor, U: Tensor, x: Tensor) -> Tensor:
-    """``max_t ||h_t||_2`` of ``h_t = W h_{t-1} + U x_t`` from ``h_0 = 0``: W (P, n, n), U (P, n), x (T, P, B) -> (P, B)."""
+    """``max_t ||h_t||_2`` of ``h_t = W h_{t-1} + U x_t`` from ``h_0 = 0``.
+
+    W (P, n, n), U (P, n), x (T, P, B) -> (P, B)."""
     if W.dim() != 3 or U.shape != W.shape[:2] or x.dim() != 3 or x.shape[1] != W.shape[0]:
         raise ValueError(f"need W (P, n, n), U (P, n) and x (T, P, B); got {tuple(W.shape)}, {tuple(U.shape)} and "
                          f"{tuple(x.shape)}")

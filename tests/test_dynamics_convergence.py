@@ -5,7 +5,7 @@ import pytest
 import torch
 from scipy.spatial.distance import euclidean, pdist
 
-from rnnrepro.core import convergence
+from rnnrepro.dynamics import convergence
 
 
 def test_spread():
