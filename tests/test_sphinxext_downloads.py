@@ -31,9 +31,9 @@ def test_ledgers_and_figure_data_land_beside_the_pages(tmp_path, monkeypatch):
 
 def test_captions_come_from_the_figure_cells_metadata():
     captions = figure_captions(REPO / all_chapters()["ribeiro"].notebook)
-    assert captions["fig8"].startswith("Paper Fig. 8 replicated.") and captions["fig9"].startswith("Paper Fig. 9")
+    assert captions["fig8"].startswith("Paper Fig. 8 replicated") and captions["fig9"].startswith("Paper Fig. 9")
     readme = figure_readme("ribeiro", {"figures": {"fig8": {"arrays": {"s": [21]}}}}, captions)
-    assert "caption: Paper Fig. 8 replicated." in readme and "s: shape (21,)" in readme
+    assert f"caption: {captions['fig8']}"[:40] in readme and "s: shape (21,)" in readme
 
 
 def test_a_chapter_that_did_not_run_is_an_error(tmp_path, monkeypatch):
