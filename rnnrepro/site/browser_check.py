@@ -133,6 +133,14 @@ function measure() {
   R.view_width = document.documentElement.clientWidth;
   R.outside = outside();
   window.scrollTo(0, 0);
+  // The claims tables as a reader sees them once opened: open the closed sections around them (the
+  // ledger behind "Behind this page"), measure, and close them again before the page metrics.
+  var opened = [];
+  document.querySelectorAll(".rnnrepro-claims").forEach(function (c) {
+    for (var a = c.parentElement; a; a = a.parentElement) {
+      if (a.tagName === "DETAILS" && !a.open) { a.open = true; opened.push(a); }
+    }
+  });
   document.querySelectorAll(".rnnrepro-claims table").forEach(function (t) {
     var head = t.querySelector("thead tr") || t.querySelector("tr");
     var rows = [];
@@ -158,6 +166,7 @@ function measure() {
     });
     R.tables.push({header: head ? head.children.length : 0, width: t.getBoundingClientRect().width, rows: rows});
   });
+  opened.forEach(function (d) { d.open = false; });
   R.width = window.innerWidth;
   R.metrics = metrics();
   var flags = new URLSearchParams(location.search);
