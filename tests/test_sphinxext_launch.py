@@ -44,23 +44,16 @@ def test_no_launch_button_until_the_public_address_is_set(unpublished, tmp_path)
     app, _ = _executed(tmp_path)
     context = {"header_buttons": []}
     launch.offer_executed_notebook(app, "book/chapters/li", "page.html", context, None)
-    launch.add_colab_button(app, "book/chapters/li", "page.html", context, None)
     assert context["header_buttons"] == []
 
 
-def test_binder_and_colab_once_the_address_is_set(published, tmp_path):
+def test_binder_once_the_address_is_set_and_no_colab(published, tmp_path):
     config = _config()
     config.html_theme_options["launch_buttons"].pop("binderhub_url")
     launch.configure_launch(None, config)
     assert config.html_theme_options["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
     assert config.html_theme_options["repository_url"] == "https://github.com/owner/book"
-    app, _ = _executed(tmp_path)
-    context = {"header_buttons": [{"type": "group", "label": "launch-buttons", "buttons": [{"text": "Binder"}]}]}
-    launch.offer_executed_notebook(app, "book/chapters/li", "page.html", context, None)
-    launch.add_colab_button(app, "book/chapters/li", "page.html", context, None)
-    colab = context["header_buttons"][0]["buttons"][-1]
-    assert colab["text"] == "Colab" and colab["url"] == (
-        "https://colab.research.google.com/github/owner/book/blob/gh-pages/_sources/book/chapters/li.ipynb")
+    assert "colab_url" not in config.html_theme_options["launch_buttons"], "no branch holds the executed .ipynb"
 
 
 def test_every_executed_page_offers_its_notebook_for_download(tmp_path):

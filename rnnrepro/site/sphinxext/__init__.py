@@ -3,7 +3,7 @@
 - :mod:`.alt_text`: each figure's image described by its caption's first sentence;
 - :mod:`.data_check`: every chapter's data fetched or found before any chapter executes, else one line;
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
-- :mod:`.launch`: the executed .ipynb in every page's download menu; launch buttons (Binder, Colab) only once
+- :mod:`.launch`: the executed .ipynb in every page's download menu; a Binder launch button only once
   the public address is set; no thebe configuration naming an example repository;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
 - :mod:`.scripts`: each page's scripts loaded once (sphinx-thebe registers its configuration twice);

@@ -3,11 +3,12 @@
 - Every executed page offers its executed notebook (``.ipynb``, with outputs) in the download menu:
   the build's ``jupyter_execute/<page>.ipynb``, copied to ``_sources/`` (the theme copies it only when
   a launch service is configured, and none is until the book has a public address).
-- Launch buttons only once the public address is set (``repository-code`` in ``CITATION.cff``, a
-  GitHub repository: :func:`rnnrepro.book.cite.book_metadata`): Binder (``binder/`` holds its
-  environment) and Colab, which opens the page's executed notebook as the published site holds it on
-  the repository's ``gh-pages`` branch (``_sources/<page>.ipynb``, where ``ghp-import`` puts a built
-  Jupyter Book). Until then no launch button at all: a button to a placeholder leads nowhere.
+- A launch button only once the public address is set (``repository-code`` in ``CITATION.cff``, a
+  GitHub repository: :func:`rnnrepro.book.cite.book_metadata`): Binder, which builds ``binder/``'s
+  environment from the repository and opens the chapter's MyST source as a notebook. Until then no
+  launch button at all: a button to a placeholder leads nowhere. No Colab button: Colab opens notebooks
+  from a GitHub branch, and the publishing workflow deploys the site as a Pages artifact, not to a
+  branch, so no branch holds the executed ``.ipynb`` (readers download it from the page and upload it).
 - sphinx-thebe's per-page configuration is removed: the book does not use thebe, and its default
   names an example repository.
 """
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 BINDERHUB = "https://mybinder.org"
-COLAB = "https://colab.research.google.com"
-PAGES_BRANCH = "gh-pages"
 
 
 def github_repository() -> tuple[str, str] | None:
@@ -37,12 +36,6 @@ def github_repository() -> tuple[str, str] | None:
         return None
     owner, name = repository.removeprefix("https://github.com/").split("/")[:2]
     return owner, name
-
-
-def colab_url(pagename: str, repository: tuple[str, str]) -> str:
-    """Colab's address of page ``pagename``'s executed notebook on the published site's branch."""
-    owner, name = repository
-    return f"{COLAB}/github/{owner}/{name}/blob/{PAGES_BRANCH}/_sources/{pagename}.ipynb"
 
 
 def configure_launch(app: Sphinx, config) -> None:
@@ -71,22 +64,6 @@ def offer_executed_notebook(app: Sphinx, pagename: str, templatename: str, conte
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 
-def add_colab_button(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """``html-page-context`` (after the theme's buttons): Launch → Colab on pages with an executed
-    notebook, once the public address is set."""
-    repository = github_repository()
-    if repository is None or not context.get("ipynb_source") or "header_buttons" not in context:
-        return
-    button = {"type": "link", "text": "Colab", "tooltip": "Launch on Colab", "icon": "_static/images/logo_colab.png",
-              "url": colab_url(pagename, repository)}
-    group = next((b for b in context["header_buttons"] if b.get("label") == "launch-buttons"), None)
-    if group is None:
-        context["header_buttons"].append({"type": "group", "tooltip": "Launch interactive content",
-                                          "icon": "fas fa-rocket", "buttons": [button], "label": "launch-buttons"})
-    else:
-        group["buttons"].append(button)
-
-
 def drop_thebe_config(app: Sphinx, doctree, docname: str) -> None:
     """``doctree-resolved`` (after sphinx-thebe's): remove its configuration blocks from the page."""
     for node in list(doctree.findall(nodes.raw)):
@@ -97,5 +74,4 @@ def drop_thebe_config(app: Sphinx, doctree, docname: str) -> None:
 def setup(app: Sphinx) -> None:
     app.connect("config-inited", configure_launch)
     app.connect("html-page-context", offer_executed_notebook, priority=400)
-    app.connect("html-page-context", add_colab_button, priority=900)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
