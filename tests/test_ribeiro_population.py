@@ -20,6 +20,15 @@ def test_wilson_interval_inverts_the_score_test(k, n):
         pop.wilson_interval(n + 1, n)
 
 
+def test_of_n_wilson_names_the_population_and_the_interval():
+    # the ends from the score test's roots (brentq above): 1/9 → 0.0199–0.4350, 3/44 → 0.0235–0.1823
+    assert pop.of_n_wilson(1, 9) == "of 9, Wilson 95 % 0.02–0.43"
+    assert pop.of_n_wilson(3, 44) == "of 44, Wilson 95 % 0.02–0.18"
+    assert pop.of_n_wilson(3, 3) == "of 3, Wilson 95 % 0.44–1.00"
+    with pytest.raises(ValueError):
+        pop.of_n_wilson(4, 3)
+
+
 def test_labels_at_reads_the_epoch_asked_for():
     history = dict(epoch=[10, 20], val_epoch=[10, 20], train_acc=[[0.3, 0.99], [0.6, 1.0]],
                    val_acc=[[0.25, 0.5], [0.26, 0.99]])

@@ -25,6 +25,13 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
+def of_n_wilson(k: int, n: int) -> str:
+    """``"of n, Wilson 95 % lo–hi"``: the population and interval of a count k (:func:`wilson_interval`), for the
+    quantity of a row whose measured value is k."""
+    lo, hi = wilson_interval(k, n)
+    return f"of {n}, Wilson 95 % {lo:.2f}–{hi:.2f}"
+
+
 def labels_at(history: dict, epoch: int, *, n_val: int) -> np.ndarray:
     """Outcome label of every seed (:func:`paper_sweep.outcome_labels`) from the running training accuracy of
     ``epoch`` and the validation accuracy evaluated at ``epoch``; history arrays are (epochs, S) with

@@ -27,7 +27,11 @@ CHAPTER = Chapter(
         Param("n_s_lm_zoom", int, fast=21, full=201, low=5, help="s values on the LM zoom around its minimum"),
         Param("n_s_zoom", int, fast=101, full=401, low=5, help="s values on the temporal-order zooms [-0.05, 0.05]"),
         Param("pop_seeds", int, fast=3, full=0, low=0,
-              help="solving and memorising seeds read by the Fig. 4/5/8 population claims, each (0: every seed)"),
+              help="solving seeds of the population, and solving and memorising seeds of the long sweep, read by "
+                   "the Fig. 4/5/8 claims, each (0: every seed)"),
+        Param("pop_mem_seeds", int, fast=8, full=0, low=0,
+              help="memorising seeds of the population read by the Fig. 4/5/9 claims (0: every seed; 8 is the "
+                   "fewest at which a Wilson interval can lie above ½ with one seed against)"),
         Param("pop_n_s_line", int, fast=11, full=21, low=5, help="s values on each seed's line (population)"),
         Param("pop_n_s_zoom", int, fast=51, full=101, low=5, help="s values on each seed's zoom (population)"),
         Param("pop_n_seq", int, fast=50, full=100, low=10, high=1000, help="sequences of each seed's line costs"),
