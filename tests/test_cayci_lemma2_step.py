@@ -59,9 +59,9 @@ def _exact_spectral(act_name, alpha, r):
     x1 = (a, sp.sqrt(1 - a ** 2))
     gamma2 = W * f(W * f(u1) + u1 * x1[0] + u2 * x1[1])      # X_0 = e₁, so the first pre-activation is u₁
     Hs = sp.hessian(gamma2, [W, u1, u2]).subs({W: al, u1: r_, u2: 0})
-    mpmath.mp.dps = 40
-    M = mpmath.matrix([[mpmath.mpf(str(sp.N(Hs[i, j], 40))) for j in range(3)] for i in range(3)])
-    return float(max(abs(v) for v in mpmath.eigsy(M)[0]))
+    with mpmath.workdps(40):                              # not a global setting for later tests
+        M = mpmath.matrix([[mpmath.mpf(str(sp.N(Hs[i, j], 40))) for j in range(3)] for i in range(3)])
+        return float(max(abs(v) for v in mpmath.eigsy(M)[0]))
 
 
 @pytest.mark.parametrize("name", ["tanh", "logistic"])

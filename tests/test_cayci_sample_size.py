@@ -47,3 +47,14 @@ def test_one_step_reaches_nothing_and_bad_input_is_refused():
         sample_size.sample_size_sweep(X, Y, [5], act=act, m=4, alpha=0.5, seeds=[0], tau=3, label_seed=0)
     with pytest.raises(ValueError, match=r"\(N, T\)"):
         sample_size.sample_size_sweep(X, Y[:2], [1], act=act, m=4, alpha=0.5, seeds=[0], tau=3, label_seed=0)
+
+
+def test_union_growth_against_the_bound_written_in_base_two():
+    # √(log(2nT/δ)/log(2 n0 T/δ)) with n = 128, n0 = 2, T = 8, δ = 0.1: log2(20480) / log2(320)
+    want = math.sqrt(math.log2(20480) / math.log2(320))
+    assert float(sample_size.union_growth(128, n0=2, T=8)) == pytest.approx(want, rel=1e-12)
+    assert sample_size.union_growth([2, 8, 32, 128], n0=2, T=8)[0] == pytest.approx(1.0)
+    assert float(sample_size.union_growth(128, n0=2, T=8, delta=0.01)) == pytest.approx(
+        math.sqrt(math.log2(204800) / math.log2(3200)), rel=1e-12)
+    with pytest.raises(ValueError):
+        sample_size.union_growth(128, n0=2, T=8, delta=1.5)

@@ -84,3 +84,11 @@ def test_bib_keys_reads_entry_keys(tmp_path):
     bib.write_text("@article{a2020x,\n title={x}}\n  @misc{ b_1 ,\n}\n% @book{commented,\n")
     assert bib_keys(bib) == {"a2020x", "b_1"}        # a commented-out entry is no entry
     assert bib_keys(tmp_path / "none.bib") == set()
+
+
+def test_chapter_page_and_its_inverse():
+    from rnnrepro.book.chapters import chapter_of_page, chapter_page
+
+    assert chapter_page("li") == "book/chapters/li"
+    assert all(chapter_of_page(chapter_page(key)) == key for key in all_chapters())
+    assert chapter_of_page("book/intro") is None and chapter_of_page("book/chapters/li.md") is None

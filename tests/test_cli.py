@@ -191,16 +191,21 @@ def test_run_prints_a_failure_without_latex_and_says_when_the_shipped_full_resul
     assert "ControlPassed: dynamics.a.b: the control (W = 1.05 Q) also satisfies ≤ 1" in err
 
 
-@pytest.mark.parametrize("key", list(all_chapters()))
-def test_the_stale_note_follows_the_shipped_full_result(key):
-    from rnnrepro.book.full import shipped_full
+@pytest.mark.parametrize("shipped", ["current", "stale", "none"])
+def test_the_stale_note_follows_the_shipped_full_result(monkeypatch, shipped):
+    import rnnrepro.book.full as full_mod
 
-    full, note = shipped_full(key), cli.stale_full_note(key)
-    if full is None or not full["stale"]:
+    def fake(key):
+        return None if shipped == "none" else {"stale": shipped == "stale", "manifest": {"commit": "0123456789abcdef"}}
+
+    monkeypatch.setattr(full_mod, "shipped_full", fake)
+    note = cli.stale_full_note("li")
+    if shipped in ("current", "none"):
         assert note == ""
     else:
-        assert note.startswith(f"note: the shipped full result of {key} is stale") and note.count("\n") == 0
-        assert f"python -m rnnrepro ship-full {key} --lower-isa" in note and f"book/artifacts/{key}/full" in note
+        assert note.startswith("note: the shipped full result of li is stale") and "0123456789ab)" in note
+        assert "`python -m rnnrepro ship-full li --lower-isa`" in note and "book/artifacts/li/full" in note
+        assert note.count("\n") == 0
 
 
 def test_the_stale_note_names_a_damaged_shipped_result(monkeypatch):

@@ -97,13 +97,16 @@ def test_the_chapter_page_offers_its_pdf_instead_of_the_print_dialog():
     assert other["header_buttons"][0]["buttons"] == [{"label": "download-pdf-button"}]
 
 
-def test_cli_refuses_a_folder_without_a_built_chapter(tmp_path, capsys):
-    if find_chromium() is None or shutil.which("pdftotext") is None:
-        assert pdf.main([str(tmp_path)]) == 2
-        assert "needs Chromium" in capsys.readouterr().err
-    else:
-        assert pdf.main([str(tmp_path)]) == 2
-        assert "no built chapter page" in capsys.readouterr().err
+@pytest.mark.parametrize("missing", [None, "chromium", "pdftotext", "pdfinfo"])
+def test_cli_refuses_missing_tools_and_a_folder_without_a_built_chapter(tmp_path, capsys, monkeypatch, missing):
+    import rnnrepro.site.browser_check as bc
+
+    monkeypatch.setattr(bc, "find_chromium", lambda: None if missing == "chromium" else "/usr/bin/chromium")
+    monkeypatch.setattr(pdf.shutil, "which", lambda tool: None if tool == missing else f"/usr/bin/{tool}")
+    assert pdf.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert ("needs Chromium" in err) == (missing is not None)
+    assert ("no built chapter page" in err) == (missing is None)
 
 
 built = pytest.mark.skipif(HTML is None, reason="set RNNREPRO_BUILT_BOOK to a built book's HTML folder")

@@ -158,6 +158,4 @@ def test_existence_undecided_is_the_wilson_upper_end_until_an_instance_is_seen()
     assert pop.existence_undecided(1, 9) == 0.0 and pop.existence_undecided(9, 9) == 0.0
     assert pop.existence_undecided(0, 9) > 0.05 > pop.existence_undecided(0, 100)
     with pytest.raises(ValueError):
-        pop.existence_undecided(0, 9, floor=0.0)
-    with pytest.raises(ValueError):
         pop.existence_undecided(3, 2)

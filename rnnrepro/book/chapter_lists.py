@@ -91,7 +91,8 @@ def verdict_text(counts: dict, findings: int) -> str:
     return text
 
 
-def _ship_command(key: str) -> str:
+def ship_command(key: str) -> str:
+    """The command that re-ships chapter ``key``'s ``full`` result, in backquotes."""
     return f"`python -m rnnrepro ship-full {key} --lower-isa`"
 
 
@@ -102,11 +103,11 @@ def readme_chapter_table(chapters: dict, shipped: dict) -> str:
     for key, chapter in chapters.items():
         full = shipped.get(key)
         if full is None:
-            verdict = f"no `full` result shipped yet ({_ship_command(key)})"
+            verdict = f"no `full` result shipped yet ({ship_command(key)})"
         else:
             verdict = verdict_text(full["counts"], full.get("findings", 0))
             if full.get("stale"):
-                verdict += f" (the shipped `full` result is stale: re-ship it with {_ship_command(key)})"
+                verdict += f" (the shipped `full` result is stale: re-ship it with {ship_command(key)})"
         if chapter.note:
             verdict += ". " + chapter.note.rstrip(".")
         rows.append((f"`{key}`", chapter.paper, verdict))

@@ -181,6 +181,7 @@ def _cmd_run(args) -> int:
 def stale_full_note(key: str) -> str:
     """One line when the chapter's shipped ``full`` result is stale (its code cells changed since it was
     shipped) or damaged, saying how to re-ship it; empty when it is current or none is shipped."""
+    from rnnrepro.book.chapter_lists import ship_command
     from rnnrepro.book.full import shipped_full
 
     try:
@@ -191,7 +192,7 @@ def stale_full_note(key: str) -> str:
         return ""
     return (f"note: the shipped full result of {key} is stale (the chapter's code cells changed since commit "
             f"{full['manifest'].get('commit', '?')[:12]}): after your last code change, commit, then run "
-            f"`python -m rnnrepro ship-full {key} --lower-isa` and commit book/artifacts/{key}/full")
+            f"{ship_command(key)} and commit book/artifacts/{key}/full")
 
 
 def _cmd_cite(args) -> int:

@@ -76,8 +76,9 @@ def headline_counts(ledger: dict, full: dict | None = None) -> dict:
 
 def chapter_page(key: str) -> str:
     """The chapter's HTML page relative to the scorecard's (``book/scorecard``): ``chapters/<key>.html``."""
-    notebook = all_chapters()[key].notebook.removesuffix(".md") + ".html"
-    return os.path.relpath(notebook, "book").replace(os.sep, "/")
+    from rnnrepro.book.chapters import chapter_page as page
+
+    return os.path.relpath(page(key) + ".html", "book").replace(os.sep, "/")
 
 
 #: The book-wide table's columns under their group: (status or total, its short header, its full name).

@@ -14,6 +14,15 @@ from rnnrepro.cayci import pgd
 from rnnrepro.cayci.elman import Activation, symmetric_init
 
 
+def union_growth(n, *, n0: int, T: int, delta: float = 0.1) -> np.ndarray:
+    """Remark 6's union bound's growth from n0 to n sequences of length T: √(log(2nT/δ) / log(2·n0·T/δ)), for
+    n (k,) or a scalar; 1 at n = n0."""
+    n = np.asarray(n, dtype=float)
+    if np.any(n < 1) or n0 < 1 or T < 1 or not 0 < delta < 1:
+        raise ValueError(f"need n, n0, T >= 1 and 0 < delta < 1, got n={n}, n0={n0}, T={T}, delta={delta}")
+    return np.sqrt(np.log(2 * n * T / delta) / math.log(2 * n0 * T / delta))
+
+
 def random_labels(Y: torch.Tensor, seed: int) -> torch.Tensor:
     """Gaussian labels with the per-sequence norm of Y (n, T): the same energy, no structure the class can fit."""
     if Y.ndim != 2:

@@ -193,11 +193,9 @@ def long_run_periods(theta: np.ndarray | torch.Tensor, inputs: Sequence[int], *,
     return np.array([[bif.smallest_period(row, max_period, tol) for row in per_seed] for per_seed in y])
 
 
-def existence_undecided(k: int, n: int, *, floor: float = 0.05) -> float:
+def existence_undecided(k: int, n: int) -> float:
     """How far a population of n leaves "some runs do X" open, when k of them do: 0 when k ≥ 1 (an instance
     decides existence), else the upper end of the Wilson 95 % interval of the rate (:func:`wilson_interval`).
-    Above ``floor`` the data can neither show X nor exclude a rate of ``floor``: undecided."""
-    if not 0 < floor < 1:
-        raise ValueError(f"floor must lie in (0, 1), got {floor!r}")
+    A row reads it as undecided while it is above the smallest rate it cares to exclude (the book: 5 %)."""
     hi = wilson_interval(k, n)[1]                     # also refuses k outside 0..n
     return 0.0 if k >= 1 else hi

@@ -46,7 +46,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--hide-scrollbars", "--enable-logging=stderr", "--v=0")
 #: \( \) \[ \] $$, or $…$ around TeX (a backslash, ^ or _ inside): math that did not typeset.
-_RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\$[^$\s][^$\n]*[\\^_][^$\n]*\$")
+RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\$[^$\s][^$\n]*[\\^_][^$\n]*\$")
 #: A Python object's repr shown to the reader (a cell whose last expression was not silenced).
 _REPR = re.compile(r"(?<![\w.])(Claim|ClaimsTable|Ledger|array|tensor)\((?!\))|<rnnrepro\.|\bobject at 0x[0-9a-f]+>")
 _CONSOLE = re.compile(r":CONSOLE(?::\d+|\(\d+\))\] \"(.*)\", source: (\S*)")
@@ -444,7 +444,7 @@ def inspect_dom(page: str, dom: str, site: Path) -> PageReport:
     parser.feed(dom)
     text, shown = "".join(parser.chunks), "".join(parser.shown)
     report = PageReport(page, typeset=parser.math)
-    report.raw_tex = [text[max(0, m.start() - 30):m.end() + 30].strip() for m in _RAW_TEX.finditer(text)][:5]
+    report.raw_tex = [text[max(0, m.start() - 30):m.end() + 30].strip() for m in RAW_TEX.finditer(text)][:5]
     report.reprs = [shown[max(0, m.start() - 10):m.end() + 40].strip() for m in _REPR.finditer(shown)]
     base = (site / page).parent
     for src in parser.images:

@@ -21,6 +21,8 @@ import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
+from rnnrepro.site.browser_check import RAW_TEX    # math that did not typeset, as its text reads
+
 PDF_DIR = "_pdf"
 #: Virtual time a page gets before it is printed (ms): MathJax typesets a long chapter within seconds.
 BUDGET_MS = 30000
@@ -28,19 +30,16 @@ BUDGET_MS = 30000
 #: line too long for the paper wraps instead of being cut off at the margin.
 PRINT_CSS = ("<style>@page { size: A4; margin: 14mm 12mm; }\n"
              "@media print { pre { white-space: pre-wrap !important; overflow-wrap: anywhere; } }</style>")
-#: Math that did not typeset, as it reads in the PDF's text.
-RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$")
 
 
 def chapter_pages(site: Path) -> dict[str, str]:
     """``{chapter key: page}`` (page: path of its HTML relative to ``site``) of every chapter in the table
     of contents that the site holds."""
-    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.chapters import all_chapters, chapter_page
     from rnnrepro.book.paths import toc_files
 
     in_toc = set(toc_files())
-    pages = {key: ch.notebook.removesuffix(".md") + ".html" for key, ch in all_chapters().items()
-             if ch.notebook.removesuffix(".md") in in_toc}
+    pages = {key: chapter_page(key) + ".html" for key in all_chapters() if chapter_page(key) in in_toc}
     return {key: page for key, page in pages.items() if (Path(site) / page).is_file()}
 
 

@@ -122,6 +122,16 @@ def get_chapter(key: str) -> Chapter:
     return chapters[key]
 
 
+def chapter_page(key: str) -> str:
+    """The chapter's page name in the built book: its notebook without ``.md`` (``book/chapters/li``)."""
+    return get_chapter(key).notebook.removesuffix(".md")
+
+
+def chapter_of_page(page: str) -> str | None:
+    """The key of the chapter whose page name is ``page`` (``book/chapters/li`` → ``li``), else None."""
+    return next((key for key in all_chapters() if chapter_page(key) == page), None)
+
+
 def _toc_position(notebook: str) -> int:
     from rnnrepro.book.paths import toc_files
 

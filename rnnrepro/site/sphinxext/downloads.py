@@ -17,7 +17,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from rnnrepro.book.chapters import all_chapters
+from rnnrepro.book.chapters import all_chapters, chapter_of_page
 from rnnrepro.book.paths import REPO, output_dir, toc_files
 from typing import TYPE_CHECKING
 
@@ -85,17 +85,12 @@ def copy_chapter_data(outdir: Path) -> list[Path]:
 PDF_BUTTON = "download-chapter-pdf-button"
 
 
-def chapter_key(pagename: str) -> str | None:
-    """The key of the chapter whose page is ``pagename`` (``book/chapters/li`` → ``li``), else None."""
-    return next((key for key, ch in all_chapters().items() if ch.notebook.removesuffix(".md") == pagename), None)
-
-
 def offer_pdf(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     """``html-page-context`` (after the theme's buttons): on a chapter page, the download menu's ".pdf"
     is the chapter's PDF (``_pdf/<key>.pdf``), not the browser's print dialog."""
     from rnnrepro.site.pdf import PDF_DIR
 
-    key = chapter_key(pagename)
+    key = chapter_of_page(pagename)
     group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if key is None or group is None:
         return

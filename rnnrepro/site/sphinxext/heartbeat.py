@@ -52,17 +52,16 @@ class Heartbeat:
 
 def chapter_section(page: str) -> str:
     """The section a chapter page's execution is in (``<key>.section`` beside its executed notebook), or ""."""
-    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.chapters import chapter_of_page, get_chapter
     from rnnrepro.book.paths import output_dir
 
-    for key, chapter in all_chapters().items():
-        if chapter.notebook.removesuffix(".md") == page:
-            path = Path(output_dir(chapter.notebook)) / f"{key}.section"
-            try:
-                return path.read_text().strip()
-            except OSError:
-                return ""
-    return ""
+    key = chapter_of_page(page)
+    if key is None:
+        return ""
+    try:
+        return (Path(output_dir(get_chapter(key).notebook)) / f"{key}.section").read_text().strip()
+    except OSError:
+        return ""
 
 
 def setup(app: Sphinx) -> dict:
