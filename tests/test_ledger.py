@@ -261,4 +261,20 @@ def test_a_section_that_runs_away_fails_naming_itself(ledger, monkeypatch):
         pass
     time.sleep(0.3)                          # disarmed when a section ends: nothing fires outside one
     monkeypatch.delenv("RNNREPRO_SECTION_LIMIT_S")
-    assert ledger.section_limit() == 600.0
+    assert ledger.section_limit() == 1800.0
+
+
+def test_each_execution_is_logged_when_it_starts_and_when_it_finishes(tmp_path, monkeypatch):
+    log = tmp_path / "executions.jsonl"
+    monkeypatch.setenv("RNNREPRO_EXECUTION_LOG", str(log))
+    led = Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish=lambda *a: None, out=tmp_path)
+    led.claim("demo.thm1.bound", "x is small", quote=Q, ref="Thm 1", measured=0.1, criterion=AtMost(0.5),
+              status="reproduced", no_control="identity")
+    led.finish()
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(r["chapter"], r["profile"], r["event"]) for r in records] == [("demo", "fast", "started"),
+                                                                           ("demo", "fast", "finished")]
+    assert records[1]["capability"] and records[1]["wall_s"] >= 0
+    monkeypatch.delenv("RNNREPRO_EXECUTION_LOG")
+    Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish=lambda *a: None, out=tmp_path)
+    assert len(log.read_text().splitlines()) == 2        # unset: nothing logged

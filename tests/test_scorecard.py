@@ -61,6 +61,7 @@ def test_tables(ledgers_dir):
     assert all("\n\n" not in block for block in claims.split("\n\n<section"))   # one raw HTML block per chapter
     compute = scorecard.compute_table(ledgers)
     assert "a 1.0" in compute and "Some CPU (AVX2)" in compute
+    assert "margin under 180 s (s)" in compute
     ledgers["dynamics"]["wall_time_s"]["sections"] = {"quick": 0.031, "none": 0.0}
     assert "quick 0.031, none 0 |" in scorecard.compute_table(ledgers)    # never "0.0" for a time that is not zero
 

@@ -46,7 +46,8 @@ PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensi
 SCHEMA_VERSION = 3
 SECTION_LIMIT_ENV = "RNNREPRO_SECTION_LIMIT_S"   # overrides a section's wall-clock bound (seconds)
 #: A section that runs longer than this (seconds, per profile) has run away: it fails, naming itself.
-SECTION_LIMIT_S = {"fast": 600.0, "full": 7200.0}
+SECTION_LIMIT_S = {"fast": 1800.0, "full": 7200.0}   # a hang guard, far above any honest section
+EXECUTION_LOG_ENV = "RNNREPRO_EXECUTION_LOG"   # set: each execution appends a line there as it starts and ends
 _ID = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9][a-z0-9_]*){2}$")
 _PACKAGES = ("rnnrepro", "torch", "numpy", "scipy", "matplotlib", "jupyter-book", "myst-nb", "papermill")
 
@@ -137,6 +138,7 @@ class Ledger:
         self._out = out
         self._section = ""
         self._t0 = time.perf_counter()
+        self._log_execution("started")
 
     # ------------------------------------------------------------------ recording
     @contextmanager
@@ -422,6 +424,7 @@ class Ledger:
         (self.out / f"{self.chapter.key}.section").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
+        self._log_execution("finished")
         if self.failures:
             raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
@@ -429,6 +432,17 @@ class Ledger:
         self._publish(f"{self.chapter.key}.headline", self.headline_text())
         markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
         return ClaimsTable(markdown, self.summary())
+
+    def _log_execution(self, event: str) -> None:
+        """Append ``{"chapter", "profile", "event", "capability", "wall_s"}`` as one JSON line to
+        ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from it)."""
+        log = os.environ.get(EXECUTION_LOG_ENV)
+        if not log:
+            return
+        record = {"chapter": self.chapter.key, "profile": self.params.profile, "event": event,
+                  "capability": cpu_info()["capability"], "wall_s": round(time.perf_counter() - self._t0, 1)}
+        with open(log, "a", encoding="utf8") as stream:
+            stream.write(json.dumps(record) + "\n")
 
     def _check_id(self, name: str) -> None:
         """Claims and values share one glue namespace: ids are unique across both."""

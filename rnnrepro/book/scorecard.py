@@ -222,15 +222,19 @@ def legend_html() -> str:
 
 
 def compute_table(ledgers: dict[str, dict]) -> str:
-    """Markdown table: CPU, wall time of each chapter and of its sections in this build."""
-    lines = [_row(["chapter", "profile", "CPU (torch kernels)", "wall time (s)", "sections (s)"]),
-             _row(["---"] * 5)]
+    """Markdown table: CPU, wall time of each chapter, its margin under the `fast` budget
+    (:data:`rnnrepro.book.fast_budget.BUDGET_S`; measured, never enforced) and its sections' times in this build."""
+    from rnnrepro.book.fast_budget import BUDGET_S, margin
+
+    lines = [_row(["chapter", "profile", "CPU (torch kernels)", "wall time (s)",
+                   f"margin under {BUDGET_S:.0f} s (s)", "sections (s)"]), _row(["---"] * 6)]
     for ledger in ledgers.values():
         wall = ledger["wall_time_s"]
         sections = ", ".join(f"{name} {show(t, '.1f')}" for name, t in wall["sections"].items())   # never "0.0"
         cpu = ledger.get("environment", {}).get("cpu", {})
         cpu_text = f"{cpu.get('model', '?')} ({cpu.get('capability', '?')})"
-        lines.append(_row([ledger["title"], ledger["profile"], cpu_text, f"{wall['total']:.1f}", sections]))
+        left = f"{margin(wall['total']):+.1f}" if ledger["profile"] == "fast" else ""
+        lines.append(_row([ledger["title"], ledger["profile"], cpu_text, f"{wall['total']:.1f}", left, sections]))
     return "\n".join(lines)
 
 

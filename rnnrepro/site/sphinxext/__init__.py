@@ -16,6 +16,8 @@
 - :mod:`.ipc_kernels`: the chapters' kernels talk over local IPC sockets, not TCP;
 - :mod:`.execution_cache`: Jupyter Book's execution cache re-executes what the package, a lost ledger or a
   page reading other pages makes stale;
+- :mod:`.parallel_execution`: the chapters execute side by side before any page is read, one per core,
+  into the execution cache, so a build takes about as long as its longest chapter where cores allow;
 - :mod:`.publish`: with the book's public address, each page's canonical link and Open Graph preview, and
   ``sitemap.xml``.
 """
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from rnnrepro.site.sphinxext import (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels,
                                     launch, mathjax, scripts, style)
-from rnnrepro.site.sphinxext import execution_cache, publish
+from rnnrepro.site.sphinxext import execution_cache, parallel_execution, publish
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -34,6 +36,6 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict:
     for module in (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax,
-                   scripts, style, publish, execution_cache):
+                   scripts, style, publish, execution_cache, parallel_execution):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

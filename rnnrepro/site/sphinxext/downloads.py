@@ -55,13 +55,14 @@ def figure_readme(key: str, ledger: dict, captions: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def copy_chapter_data(outdir: Path) -> list[Path]:
+def copy_chapter_data(outdir: Path, docnames=None) -> list[Path]:
     """Copy every built chapter's ledger and zip its figure data into ``outdir``; return the files written.
+    ``docnames``: the pages the build read (default: the book's table of contents).
 
     Raises FileNotFoundError when a chapter in the table of contents has no ledger (it did not run).
     """
     written = []
-    in_toc = set(toc_files())
+    in_toc = set(toc_files() if docnames is None else docnames)
     for key, chapter in all_chapters().items():
         if chapter.notebook.removesuffix(".md") not in in_toc:
             continue
@@ -101,7 +102,7 @@ def offer_pdf(app, pagename: str, templatename: str, context: dict, doctree) -> 
 
 def _on_build_finished(app, exception) -> None:
     if exception is None and app.builder.format == "html":
-        copy_chapter_data(Path(app.outdir))
+        copy_chapter_data(Path(app.outdir), app.env.found_docs)
 
 
 def setup(app: Sphinx) -> dict:

@@ -1,0 +1,107 @@
+"""Two executions of one chapter compared: the book build's, and a re-run with torch's and numpy's
+kernels forced one instruction set lower (:func:`rnnrepro.book.machine.lower_isa_env`).
+
+One re-run checks two things that used to take two: that the chapter is deterministic (the same code
+and seeds give the same rows) and that no row depends on the last bits of the machine's arithmetic
+(every claim still holds where float32 results differ in their last bits). What must be equal is
+equal: each row's id, kind, status, whether it holds and whether its control holds, every string and
+boolean. Numbers may differ by what changing the instruction set can do to them:
+
+- a float within ``rtol`` of the other (relative to the larger magnitude), or both below ``atol``
+  (values at round-off level, such as a measured float64 difference of 4e-16, are noise in every digit);
+- an integer (a count of seeds, a window length) exactly.
+
+``rtol``/``atol`` default to :data:`RTOL`/:data:`ATOL`, measured (the README's *Portability* gives the
+largest differences seen on AVX-512 against AVX2). A difference beyond them (an unseeded draw, an
+order that depends on the process, a row that a last bit decides) is reported with both values.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+#: Relative difference a changed instruction set may make to a recorded float (see the module).
+RTOL = 1e-3
+#: Below this magnitude two floats are both round-off and compare equal.
+ATOL = 1e-9
+#: Row fields that must be equal between the two runs.
+EXACT_FIELDS = ("kind", "type", "status", "holds", "control_holds", "criterion")
+
+
+def close(a: Any, b: Any, rtol: float = RTOL, atol: float = ATOL) -> bool:
+    """Whether ``a`` and ``b`` (numbers, strings, booleans, None, lists or dicts of them) agree: floats
+    within ``rtol`` relative or both within ``atol`` of zero, everything else exactly (an int against an
+    int is exact; an int against a float compares as floats)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        return a == b
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        if math.isinf(a) or math.isinf(b):
+            return a == b
+        return abs(a - b) <= rtol * max(abs(a), abs(b)) or max(abs(a), abs(b)) <= atol
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(close(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(close(a[k], b[k], rtol, atol) for k in a)
+    return a == b
+
+
+def largest_relative_difference(a: Any, b: Any, atol: float = ATOL) -> float:
+    """The largest relative difference between the floats of ``a`` and ``b`` (same structure), ignoring
+    pairs both within ``atol`` of zero; 0.0 when none differ (what the README's table reports)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return 0.0
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if not (math.isfinite(a) and math.isfinite(b)) or max(abs(a), abs(b)) <= atol or a == b:
+            return 0.0
+        return abs(a - b) / max(abs(a), abs(b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        return max((largest_relative_difference(x, y, atol) for x, y in zip(a, b)), default=0.0)
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        return max((largest_relative_difference(a[k], b[k], atol) for k in a), default=0.0)
+    return 0.0
+
+
+def compare_ledgers(first: dict, second: dict, rtol: float = RTOL, atol: float = ATOL) -> list[str]:
+    """What differs between two ledgers of one chapter beyond what a changed instruction set allows:
+    one line per difference (empty when they agree). Rows are matched by id, in order."""
+    problems = []
+    ids = [[c["id"] for c in led["claims"]] for led in (first, second)]
+    if ids[0] != ids[1]:
+        return [f"the rows differ: only in the first {sorted(set(ids[0]) - set(ids[1]))}, only in the second "
+                f"{sorted(set(ids[1]) - set(ids[0]))}" if set(ids[0]) != set(ids[1]) else "the rows come in another order"]
+    for a, b in zip(first["claims"], second["claims"]):
+        for field in EXACT_FIELDS:
+            if a.get(field) != b.get(field):
+                problems.append(f"{a['id']}: {field} {a.get(field)!r} then {b.get(field)!r}")
+        for field in ("measured", "control"):
+            if not close(a.get(field), b.get(field), rtol, atol):
+                problems.append(f"{a['id']}: {field} {a.get(field)!r} then {b.get(field)!r}")
+    values = [led.get("values", {}) for led in (first, second)]
+    if values[0].keys() != values[1].keys():
+        problems.append(f"glued values differ: {sorted(set(values[0]) ^ set(values[1]))}")
+    for name in sorted(values[0].keys() & values[1].keys()):
+        if not close(values[0][name], values[1][name], rtol, atol):
+            problems.append(f"glued {name}: {values[0][name]!r} then {values[1][name]!r}")
+    return problems
+
+
+def largest_difference(first: dict, second: dict, atol: float = ATOL) -> tuple[float, str]:
+    """(the largest relative difference between the two ledgers' measured values, controls and glued
+    values, where it is), for the report."""
+    best = (0.0, "")
+    pairs = [(f"{a['id']} {f}", a.get(f), b.get(f)) for a, b in zip(first["claims"], second["claims"])
+             for f in ("measured", "control")]
+    pairs += [(f"glued {n}", first["values"][n], second["values"][n])
+              for n in first.get("values", {}).keys() & second.get("values", {}).keys()]
+    for where, a, b in pairs:
+        diff = largest_relative_difference(a, b, atol)
+        if diff > best[0]:
+            best = (diff, where)
+    return best

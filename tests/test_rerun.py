@@ -1,0 +1,65 @@
+"""The comparison of a chapter's two executions (rnnrepro.book.rerun): exact where a changed instruction
+set cannot change anything, within its tolerance where it can."""
+
+import copy
+
+import pytest
+
+from rnnrepro.book.rerun import ATOL, RTOL, close, compare_ledgers, largest_difference, largest_relative_difference
+
+
+def ledger(**values):
+    rows = [{"id": "demo.a.b", "kind": "paper", "type": "experiment", "status": "reproduced", "holds": True,
+             "control_holds": False, "criterion": "≤ 0.5", "measured": 0.25, "control": 0.9},
+            {"id": "demo.a.c", "kind": "integrity", "type": "", "status": "verified", "holds": True,
+             "control_holds": None, "criterion": "≤ 1e-12", "measured": 4.4e-16, "control": None}]
+    return {"claims": rows, "values": {"demo.n_seeds": 8, "demo.rate": 0.731, "demo.label": "AVX2", **values}}
+
+
+def test_equal_ledgers_agree():
+    assert compare_ledgers(ledger(), ledger()) == [] and largest_difference(ledger(), ledger()) == (0.0, "")
+
+
+def test_a_last_bit_passes_and_round_off_is_noise_in_every_digit():
+    again = ledger(**{"demo.rate": 0.731 * (1 + 1e-6)})
+    again["claims"][1]["measured"] = 0.0                 # 4.4e-16 then 0: both round-off
+    assert compare_ledgers(ledger(), again) == []
+    diff, where = largest_difference(ledger(), again)
+    assert diff == pytest.approx(1e-6, rel=1e-3) and where == "glued demo.rate"
+
+
+@pytest.mark.parametrize("factor", [1 + 3 * RTOL, 1.1, 1.3])
+def test_a_float_moved_beyond_the_tolerance_is_reported(factor):
+    again = ledger()
+    again["claims"][0]["measured"] = 0.25 * factor
+    assert compare_ledgers(ledger(), again) == [f"demo.a.b: measured 0.25 then {0.25 * factor!r}"]
+
+
+@pytest.mark.parametrize("field, value", [("status", "partial"), ("holds", False), ("control_holds", True),
+                                          ("criterion", "≤ 0.6"), ("kind", "finding")])
+def test_verdicts_must_be_equal(field, value):
+    again = ledger()
+    again["claims"][0][field] = value
+    assert compare_ledgers(ledger(), again)[0].startswith(f"demo.a.b: {field} ")
+
+
+def test_integers_strings_and_rows_are_exact():
+    assert compare_ledgers(ledger(), ledger(**{"demo.n_seeds": 9})) == ["glued demo.n_seeds: 8 then 9"]
+    assert compare_ledgers(ledger(), ledger(**{"demo.label": "AVX512"})) == ["glued demo.label: 'AVX2' then 'AVX512'"]
+    fewer = copy.deepcopy(ledger())
+    fewer["claims"].pop()
+    assert "only in the first ['demo.a.c']" in compare_ledgers(ledger(), fewer)[0]
+    swapped = copy.deepcopy(ledger())
+    swapped["claims"].reverse()
+    assert compare_ledgers(ledger(), swapped) == ["the rows come in another order"]
+    extra = ledger(**{"demo.more": 1})
+    assert compare_ledgers(ledger(), extra) == ["glued values differ: ['demo.more']"]
+
+
+def test_close_on_structures_and_specials():
+    assert close([1.0, {"a": 2.0}], [1.0 + 1e-9, {"a": 2.0}]) and not close([1.0], [1.0, 2.0])
+    assert close(float("nan"), float("nan")) and not close(float("nan"), 1.0)
+    assert close(float("inf"), float("inf")) and not close(float("inf"), 1e308)
+    assert not close(True, 1) and close(3, 3.0) and not close(3, 4)
+    assert close(ATOL / 2, -ATOL / 3) and not close(10 * ATOL, 0.0)
+    assert largest_relative_difference([1.0, 2.0], [1.0, 2.2]) == pytest.approx(0.2 / 2.2)
