@@ -434,12 +434,15 @@ class Ledger:
         return ClaimsTable(markdown, self.summary())
 
     def _log_execution(self, event: str) -> None:
-        """Append ``{"chapter", "profile", "event", "capability", "wall_s"}`` as one JSON line to
-        ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from it)."""
+        """Append ``{"chapter", "profile", "overrides", "event", "capability", "wall_s"}`` as one JSON line
+        to ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from it);
+        ``overrides``: the parameters that differ from the profile's (an exercise's run)."""
         log = os.environ.get(EXECUTION_LOG_ENV)
         if not log:
             return
-        record = {"chapter": self.chapter.key, "profile": self.params.profile, "event": event,
+        defaults = as_dict(self.chapter.resolve(self.params.profile))
+        overrides = sorted(k for k, v in as_dict(self.params).items() if defaults.get(k) != v)
+        record = {"chapter": self.chapter.key, "profile": self.params.profile, "overrides": overrides, "event": event,
                   "capability": cpu_info()["capability"], "wall_s": round(time.perf_counter() - self._t0, 1)}
         with open(log, "a", encoding="utf8") as stream:
             stream.write(json.dumps(record) + "\n")

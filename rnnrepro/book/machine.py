@@ -2,7 +2,8 @@
 
 Claims must hold on any x86-64 CPU (AVX2 or AVX-512, Intel or AMD). Float32 results differ in the
 last bits between instruction sets, so every ledger records the CPU model and torch's kernel
-capability, and the portability test re-runs each chapter with the kernels forced one level down.
+capability, and the test suite re-runs each chapter with the kernels forced one level down
+(tests/test_chapters.py, compared by :mod:`rnnrepro.book.rerun`).
 """
 
 from __future__ import annotations
