@@ -63,3 +63,32 @@ def test_close_on_structures_and_specials():
     assert not close(True, 1) and close(3, 3.0) and not close(3, 4)
     assert close(ATOL / 2, -ATOL / 3) and not close(10 * ATOL, 0.0)
     assert largest_relative_difference([1.0, 2.0], [1.0, 2.2]) == pytest.approx(0.2 / 2.2)
+
+
+def test_a_chaotic_statistic_has_its_own_named_tolerance(monkeypatch):
+    from rnnrepro.book import rerun
+
+    monkeypatch.setitem(rerun.ISA_SENSITIVE, "demo.a.b", (0.05, "a chaotic orbit's statistic"))
+    again = ledger()
+    again["claims"][0]["measured"] = 0.25 * 1.01
+    assert compare_ledgers(ledger(), again) == [] and rerun.tolerance("demo.a.b") == 0.05
+    again["claims"][0]["measured"] = 0.25 * 1.1               # beyond even its own tolerance
+    assert compare_ledgers(ledger(), again) == [f"demo.a.b: measured 0.25 then {0.25 * 1.1!r}"]
+    assert rerun.tolerance("demo.a.c") == RTOL
+
+
+def test_every_sensitive_value_says_why_and_stays_a_few_percent():
+    from rnnrepro.book.rerun import ISA_SENSITIVE
+
+    assert all(0 < tol <= 0.1 and len(why) > 20 for tol, why in ISA_SENSITIVE.values())
+
+
+def test_every_sensitive_value_names_a_row_or_value_of_its_chapter():
+    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.paths import REPO
+    from rnnrepro.book.rerun import ISA_SENSITIVE
+
+    chapters = all_chapters()
+    for name in ISA_SENSITIVE:
+        key = name.split(".")[0]
+        assert key in chapters and f'"{name}"' in (REPO / chapters[key].notebook).read_text(), name
