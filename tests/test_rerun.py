@@ -54,6 +54,8 @@ def test_integers_strings_and_rows_are_exact():
     assert compare_ledgers(ledger(), swapped) == ["the rows come in another order"]
     extra = ledger(**{"demo.more": 1})
     assert compare_ledgers(ledger(), extra) == ["glued values differ: ['demo.more']"]
+    assert compare_ledgers(ledger(**{"demo.meta.cpu_s": 56.7}), ledger(**{"demo.meta.cpu_s": 61.8})) == []  # timings
+    assert compare_ledgers(ledger(**{"demo.meta.n_s": 5}), ledger(**{"demo.meta.n_s": 6})) != []   # not a timing
 
 
 def test_close_on_structures_and_specials():

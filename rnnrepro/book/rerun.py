@@ -9,7 +9,8 @@ boolean. Numbers may differ by what changing the instruction set can do to them:
 
 - a float within ``rtol`` of the other (relative to the larger magnitude), or both below ``atol``
   (values at round-off level, such as a measured float64 difference of 4e-16, are noise in every digit);
-- an integer (a count of seeds, a window length) exactly.
+- an integer (a count of seeds, a window length) exactly;
+- a glued timing of the run itself (``<key>.meta.cpu_s``) not at all.
 
 A statistic of a chaotic orbit is the exception: a last bit changes the orbit itself, and the statistic
 moves within its sampling spread. Those values are named in :data:`ISA_SENSITIVE`, each with its own
@@ -20,6 +21,7 @@ the process, a row that a last bit decides) is reported with both values.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 #: Relative difference a changed instruction set may make to a recorded float (see the module).
@@ -34,6 +36,8 @@ ISA_SENSITIVE: dict[str, tuple[float, str]] = {
     "dynamics.attractor.fixed_point_exponent": (0.05, "its control is the chaotic map's finite-time exponent: "
                                                       "0.0018 apart on AVX-512 against AVX2"),
 }
+#: Glued values that are the run's own timings (``<key>.meta.cpu_s``, ``<key>.meta.wall_s``), which no two runs share.
+TIMING = re.compile(r"^[a-z0-9_]+\.meta\.(cpu|wall)_s$")
 #: Row fields that must be equal between the two runs.
 EXACT_FIELDS = ("kind", "type", "status", "holds", "control_holds", "criterion")
 
@@ -104,6 +108,8 @@ def compare_ledgers(first: dict, second: dict, rtol: float = RTOL, atol: float =
     if values[0].keys() != values[1].keys():
         problems.append(f"glued values differ: {sorted(set(values[0]) ^ set(values[1]))}")
     for name in sorted(values[0].keys() & values[1].keys()):
+        if TIMING.match(name):
+            continue
         if not close(values[0][name], values[1][name], tolerance(name, rtol), atol):
             problems.append(f"glued {name}: {values[0][name]!r} then {values[1][name]!r}")
     return problems
@@ -116,7 +122,7 @@ def largest_difference(first: dict, second: dict, atol: float = ATOL) -> tuple[f
     pairs = [(f"{a['id']} {f}", a.get(f), b.get(f)) for a, b in zip(first["claims"], second["claims"])
              for f in ("measured", "control")]
     pairs += [(f"glued {n}", first["values"][n], second["values"][n])
-              for n in first.get("values", {}).keys() & second.get("values", {}).keys()]
+              for n in first.get("values", {}).keys() & second.get("values", {}).keys() if not TIMING.match(n)]
     for where, a, b in pairs:
         diff = largest_relative_difference(a, b, atol)
         if diff > best[0]:
