@@ -102,6 +102,11 @@ def test_time_limited_sessions_resume_to_the_uninterrupted_run_bit_for_bit(tmp_p
     assert pieces.config["wall_s"] == pytest.approx(sum(s["wall_s"] for s in sessions))
     assert "over 3 sessions" in pieces.config["ran_on"]
     assert all(s["code_sha256"] == gpu_sweep.code_sha256() for s in sessions)
+    # the finished command run again trains nothing, adds no session and ships the same arrays
+    assert _tiny_run(tmp_path, "s4", time_limit=1e-9, out="fresh") == 0
+    again = load_artifact(gpu_sweep.install(tmp_path / "s4", "wss_paper100", tmp_path / "art_s4").parent,
+                          "wss_paper100")
+    assert again.meta["sha256"] == whole.meta["sha256"] and len(again.config["sessions"]) == 3
 
 
 def test_cpu_smoke_run_ships_and_installs_an_artefact_like_wss_paper(tmp_path, capsys):

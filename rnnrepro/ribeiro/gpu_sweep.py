@@ -1,10 +1,13 @@
 """The temporal-order sweep of a whole seed population on one GPU, shipped like ``wss_paper`` (issue 38).
 
-On the device machine (one command; exit 75 means "stopped at a checkpoint: run it again to resume")::
+On the device machine (one command, run tool's timeout_s 590; exit 75 means "stopped at a checkpoint: run the same
+command again to resume")::
 
-    python3 -m rnnrepro.ribeiro.gpu_sweep --out /tmp/rnnrepro-gpu-sweep --ship "$OUT" --time-limit 330
-        [--seeds 100] [--epochs 3000] [--snapshots 2999] [--snapshot-seeds 10] [--name wss_paper100]
-        [--resume-from DIR]
+    set -o pipefail; PYTHONUNBUFFERED=1 python3 -m rnnrepro.ribeiro.gpu_sweep --out /tmp/rnnrepro-gpu-sweep \
+        --ship "$OUT" --time-limit 500 2>&1 | tee "$OUT/log.txt"
+    # defaults: --seeds 100 --epochs 3000 --snapshots 2999 --snapshot-seeds 10 --name wss_paper100 --device cuda
+    # on a fresh machine after exit 75: the returned resume.pt.gz.part* and run.json in an ignored, carried folder,
+    # and --resume-from FOLDER
 
 Here, afterwards: ``python -m rnnrepro.ribeiro.gpu_sweep --install DIR [--name wss_paper100]`` checks the shipped
 npz against the sha256 its JSON records and copies both into ``book/artifacts/ribeiro`` (MANIFEST.json updated).
@@ -33,6 +36,7 @@ Without a CUDA device the command refuses in one line, unless ``--device cpu`` a
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -51,7 +55,7 @@ EXIT_RESUME = 75                 #: stopped at a checkpoint by --time-limit (EX_
 PART_BYTES = 15 * 2 ** 20        #: largest part of a packed checkpoint (the device tool returns files ≤ 16 MiB)
 CPU_SMOKE_SEED_EPOCHS = 100      #: largest seeds × epochs a --device cpu smoke run accepts
 RESUME_STEM = "resume.pt.gz"     #: packed checkpoint parts: resume.pt.gz.part00, .part01, …
-RUN_RECORD = "run.json"          #: the sessions of a run (command, epochs, wall time, device), beside the checkpoint
+RUN_RECORD = "run.json"          #: the shipped record of a run's sessions (command, epochs, wall time, device)
 
 
 def next_stop(done: int, total: int, every: int, seconds_per_epoch: float | None, seconds_left: float) -> int:
@@ -92,10 +96,12 @@ def code_sha256() -> str:
 
 
 def ran_on(record: dict, n_seeds: int, epochs: int) -> str:
-    """The artefact's one-line ``ran_on`` (as wss_paper's: the device first, details in parentheses)."""
+    """The artefact's one-line ``ran_on`` (as wss_paper's: the device first, details in parentheses; the devices
+    of all sessions, the software of the last)."""
     dev, wall, k = record["device"], record["wall_s"], len(record["sessions"])
     how = "CUDA graph replay" if dev["cuda_graphs"] else "eager"
-    return (f"{dev['name']} ({how}, torch {dev['torch']}" + (f", CUDA {dev['cuda']}" if dev["cuda"] else "")
+    names = " + ".join(dict.fromkeys(s.get("device", dev["name"]) for s in record["sessions"]))
+    return (f"{names or dev['name']} ({how}, torch {dev['torch']}" + (f", CUDA {dev['cuda']}" if dev["cuda"] else "")
             + (", TF32 off" if dev["tf32_off"] else ", TF32 ON") + f"), {n_seeds} seeds x {epochs} epochs in "
             f"{wall:.0f} s" + (f" over {k} sessions" if k > 1 else ""))
 
@@ -207,7 +213,8 @@ def train(seeds: Sequence[int], *, out: Path, ship: Path, epochs: int, time_limi
     seeds = [int(s) for s in seeds]
     out.mkdir(parents=True, exist_ok=True)
     ship.mkdir(parents=True, exist_ok=True)
-    checkpoint, rec_path = Path(task_path(str(out), seeds)), out / RUN_RECORD
+    checkpoint = Path(task_path(str(out), seeds))
+    rec_path = checkpoint.with_suffix(".run.json")          # this seed batch's sessions
     if resume_from is not None and not checkpoint.exists():
         unpack(resume_from, checkpoint)
         if (resume_from / RUN_RECORD).is_file():
@@ -215,6 +222,8 @@ def train(seeds: Sequence[int], *, out: Path, ship: Path, epochs: int, time_limi
     record = json.loads(rec_path.read_text()) if rec_path.is_file() else dict(sessions=[], wall_s=0.0)
     done = int(torch.load(checkpoint, weights_only=False)["epoch"]) if checkpoint.exists() else 0
     first, rate = done, None
+    print(f"gpu_sweep: seeds {seeds[0]}..{seeds[-1]} as one batch on {device_record(device)['name']}, "
+          f"from epoch {done} to {epochs}, time limit {time_limit:.0f} s", flush=True)
     while done < epochs:
         stop = next_stop(done, epochs, checkpoint_every, rate, time_limit - (clock() - start))
         if stop == done:
@@ -223,11 +232,15 @@ def train(seeds: Sequence[int], *, out: Path, ship: Path, epochs: int, time_limi
         run_task(seeds, out=str(out), epochs=stop, T=T, n=n, hidden=hidden, checkpoint_every=checkpoint_every,
                  eval_every=eval_every, device=device, snapshots=tuple(snapshots), trainer="batched")
         rate, done = (clock() - t0) / (stop - done), stop
+        if torch.device(device).type == "cuda":     # the finished piece's trainer and graph: free them now
+            gc.collect()
+            torch.cuda.empty_cache()
         print(f"gpu_sweep: epoch {done}/{epochs} of {len(seeds)} seeds, {rate:.3f} s per epoch, "
-              f"{clock() - start:.0f} s into this session", flush=True)
+              f"{clock() - start:.0f} s into this session, about {rate * (epochs - done):.0f} s to go", flush=True)
     record["device"] = device_record(device)
-    record["sessions"].append(dict(command=command, from_epoch=first, to_epoch=done, wall_s=clock() - start,
-                                   code_sha256=code_sha256()))
+    if done > first or not record["sessions"]:     # a re-run of a finished command adds no session
+        record["sessions"].append(dict(command=command, from_epoch=first, to_epoch=done, wall_s=clock() - start,
+                                       device=record["device"]["name"], code_sha256=code_sha256()))
     record["wall_s"] = sum(s["wall_s"] for s in record["sessions"])
     rec_path.write_text(json.dumps(record, indent=1) + "\n")
     if done < epochs:
@@ -262,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", help="checkpoint folder (kept between sessions on one machine)")
     ap.add_argument("--ship", help="where the artefact, or the packed checkpoint, is written (the device's $OUT)")
     ap.add_argument("--resume-from", default=None, help="a folder holding a shipped resume.pt.gz.part* and run.json")
-    ap.add_argument("--time-limit", type=float, default=330.0,
+    ap.add_argument("--time-limit", type=float, default=500.0,
                     help="seconds of training per session; stops at a checkpoint before it (exit 75: run again)")
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--first-seed", type=int, default=0)
