@@ -75,6 +75,8 @@ def test_refuses_in_one_line_without_cuda_and_a_cpu_run_beyond_smoke_size(monkey
     assert "\n" not in str(err.value.code)
     with pytest.raises(SystemExit, match="smoke runs of at most 100 seed-epochs"):
         gpu_sweep.main(["--out", "x", "--ship", "y", "--device", "cpu", "--seeds", "100", "--epochs", "3000"])
+    with pytest.raises(SystemExit, match="neither cuda nor cpu"):
+        gpu_sweep.main(["--out", "x", "--ship", "y", "--device", "gpu"])
 
 
 def _tiny_run(tmp_path, name, *, time_limit=1e9, out="out", resume_from=None):

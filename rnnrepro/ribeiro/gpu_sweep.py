@@ -143,7 +143,7 @@ def _artefacts_in(directory: Path):
 def ship_artefact(checkpoint: Path, ship: Path, *, name: str, record: dict, keep: set[int],
                   snapshot_seeds: int | None) -> Path:
     """Export the finished checkpoint as artefact ``name`` into ``ship`` (npz + gzipped JSON) with the run
-    record in its config; returns the JSON's path."""
+    record in its config; returns the gzipped JSON's path."""
     from rnnrepro.book.artifacts import load_artifact, save_artifact
     from rnnrepro.ribeiro.sweep_runner import export
 
@@ -171,9 +171,8 @@ def install(src: Path, name: str, art_dir: Path | None = None) -> Path:
     from rnnrepro.ribeiro.train_artifacts import ART_DIR
 
     art_dir = Path(art_dir or ART_DIR)
-    js, npz = src / f"{name}.json", src / f"{name}.npz"
-    text = gzip.decompress(js.with_name(js.name + ".gz").read_bytes()) if not js.is_file() and \
-        js.with_name(js.name + ".gz").is_file() else (js.read_bytes() if js.is_file() else None)
+    js, gz, npz = src / f"{name}.json", src / f"{name}.json.gz", src / f"{name}.npz"
+    text = js.read_bytes() if js.is_file() else gzip.decompress(gz.read_bytes()) if gz.is_file() else None
     if text is None or not npz.is_file():
         raise SystemExit(f"gpu_sweep: {src} holds no {name}.npz with {name}.json or {name}.json.gz")
     record = json.loads(text)
@@ -189,15 +188,15 @@ def install(src: Path, name: str, art_dir: Path | None = None) -> Path:
 
 def refuse_without_cuda(device: str, n_seeds: int, epochs: int) -> None:
     """One line (exit status 1) when a CUDA run finds no CUDA device, or a CPU run is more than a smoke test."""
-    kind = torch.device(device).type
+    kind = device.split(":")[0]
+    if kind not in ("cuda", "cpu"):
+        raise SystemExit(f"gpu_sweep: device {device!r} is neither cuda nor cpu")
     if kind == "cuda" and not torch.cuda.is_available():
         raise SystemExit("gpu_sweep: no CUDA device here (torch.cuda.is_available() is False); run it on a GPU "
                          "machine, or pass --device cpu for a smoke run of a few seeds and epochs")
     if kind == "cpu" and n_seeds * epochs > CPU_SMOKE_SEED_EPOCHS:
         raise SystemExit(f"gpu_sweep: --device cpu is for smoke runs of at most {CPU_SMOKE_SEED_EPOCHS} seed-epochs "
                          f"(asked {n_seeds} x {epochs}); train CPU sweeps with python -m rnnrepro.ribeiro.sweep_runner")
-    if kind not in ("cuda", "cpu"):
-        raise SystemExit(f"gpu_sweep: device {device!r} is neither cuda nor cpu")
 
 
 def train(seeds: Sequence[int], *, out: Path, ship: Path, epochs: int, time_limit: float, command: str,
