@@ -358,27 +358,32 @@ class Ledger:
         """The claims tables (paper claims, our own findings, integrity checks) as raw HTML blocks for
         MyST markdown, collapsed behind one click (:func:`rnnrepro.book.claims_table.ledger_markdown`); in a ``fast`` run, with
         the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
-        from rnnrepro.book.claims_table import ledger_markdown, shipped_full_ledger
+        from rnnrepro.book.claims_table import ledger_markdown
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full,
+        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=self.shipped_full(),
                                renamed=dict(self.chapter.renamed))
 
     def verdicts_html(self) -> str:
         """The chapter-top verdict table (:func:`rnnrepro.book.claims_table.verdicts_html`), glued by
         :meth:`finish` as ``<key>.verdicts`` (the chapter shows it with ``{glue:md}``)."""
-        from rnnrepro.book.claims_table import shipped_full_ledger, verdicts_html
+        from rnnrepro.book.claims_table import verdicts_html
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return verdicts_html([asdict(c) for c in self.claims], full=full)
+        return verdicts_html([asdict(c) for c in self.claims], full=self.shipped_full(), profile=self.params.profile)
 
     def headline_text(self) -> str:
         """The chapter's result in words (:func:`rnnrepro.book.claims_table.headline_text`), glued by
         :meth:`finish` as ``<key>.headline`` for the page's *In short*."""
-        from rnnrepro.book.claims_table import headline_text, shipped_full_ledger
+        from rnnrepro.book.claims_table import headline_text
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return headline_text([asdict(c) for c in self.claims], full=full)
+        return headline_text([asdict(c) for c in self.claims], full=self.shipped_full())
+
+    def shipped_full(self) -> dict | None:
+        """The chapter's shipped ``full`` ledger that the headline, the verdict table and the claims table
+        read beside a ``fast`` run (:func:`rnnrepro.book.claims_table.shipped_full_ledger`); None in a
+        ``full`` run (it shows itself only) or when none is shipped."""
+        from rnnrepro.book.claims_table import shipped_full_ledger
+
+        return shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
