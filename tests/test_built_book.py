@@ -41,7 +41,11 @@ def test_every_scorecard_link_lands_on_its_claim():
 def test_chapter_page_has_cite_block_and_downloads(chapter):
     page = Path(chapter.notebook.removesuffix(".md") + ".html")
     text = _page(str(page))
-    assert "Cite this chapter." in text and f"rnnrepro-{chapter.key}" in text
+    from rnnrepro.book.cite import CITE_ANCHOR
+
+    assert f'id="{CITE_ANCHOR}"' in text and f'href="#{CITE_ANCHOR}"' in text, \
+        f"{page}: no headed 'Cite this chapter' section (anchored #{CITE_ANCHOR}, in the page's contents)"
+    assert f"rnnrepro-{chapter.key}" in text
     assert book_metadata()["version"] in text and build_commit() in text
     for name in (f"{chapter.key}.ledger.json", f"{chapter.key}.figures.zip"):
         assert f'href="{name}"' in text and (HTML / page.parent / name).is_file()

@@ -18,7 +18,7 @@ def test_bibtex_parses_and_names_the_chapter(key):
     chapter = all_chapters()[key]
     entry = parse_string(cite.chapter_bibtex(key, commit="abc123"), "bibtex").entries[f"rnnrepro-{key}"]
     assert entry.type == "misc"
-    assert entry.fields["title"] == "{" + cite.bibtex_escape(cite.page_title(chapter)) + "}"
+    assert entry.fields["title"] == "{" + cite.bibtex_title_escape(cite.page_title(chapter)) + "}"
     assert entry.fields["booktitle"] == cite.bibtex_escape(cite.book_metadata()["title"])
     note = entry.fields["note"]
     assert "commit abc123" in note and cite.book_metadata()["version"] in note and "fast profile" in note
@@ -404,3 +404,48 @@ def test_a_published_claim_reference_compiles_with_its_address(tmp_path, address
     bib = cite.reference("ribeiro", row["id"], profile="full")
     bbl = compile_with_bibtex(tmp_path, bib + "\n", r"\cite{rnnrepro-" + row["id"] + "}", style="plainnat")
     assert f"{address}/book/chapters/ribeiro.html" in bbl
+
+
+def test_a_claim_title_is_whole_phrases_and_its_quotes_are_latex_quotes():
+    """The newcomer's entry: the title of miller's Fig. 1(a) row ends with the quoted sentence, not
+    mid-phrase, and every double quote of a BibTeX field is LaTeX's (two backquotes, two apostrophes)."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("miller")["claims"] if c["id"] == "miller.fig1a.paper_setup")
+    title = cite.reference_title("miller", row["id"], "full")
+    assert title.endswith("\u201cthe error closely matches the $k\\lambda^k$ scaling\u201d") and "..." not in title
+    bib = cite.reference("miller", row["id"], profile="full")
+    fields = parse_string(bib, "bibtex").entries[f"rnnrepro-{row['id']}"].fields
+    assert "``the error closely matches" in fields["title"] and "scaling''" in fields["title"]
+    assert '"' not in fields["note"] and "\u201c" not in bib and "of the chapter ``" in fields["note"]
+    assert cite.latex_quotes('a "b" (“c”) d"') == "a ``b'' (``c'') d''"
+
+
+def test_a_long_statement_ends_at_a_whole_phrase():
+    text = ("Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d \u2014 with the paper's "
+            "construction the gap decays faster than $\\lambda^k$, in every one of the forty seeds of the sweep")
+    assert cite.short_statement(text, limit=60) == "Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d"
+    assert cite.short_statement("A (b, c) d, e f g h i j k l m n o p", limit=12) == "A (b, c) d"
+
+
+def test_in_a_fresh_clone_a_claim_is_cited_with_the_profile_its_numbers_come_from(monkeypatch, capsys):
+    """With no fast run, the claim's row comes from the shipped full ledger: the reference says full."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("li")["claims"] if c["kind"] == "paper")
+    real = cite._ledger
+    monkeypatch.setattr(cite, "_ledger", lambda key, profile: real(key, profile) if profile == "full" else None)
+    assert cite.cited_profile("li", row["id"], "fast") == "full" and cite.cited_profile("li", None, "fast") == "fast"
+    text = cite.reference("li", row["id"], fmt="text")
+    assert "numbers from the full profile made at commit" in text and "fast profile" not in text
+    assert cli.main(["cite", "li", "--claim", row["id"]]) == 0
+    out = capsys.readouterr()
+    assert "full profile" in out.out and "fast profile" not in out.out and "no fast run of li" in out.err
+    monkeypatch.setattr(cite, "_ledger", lambda key, profile: {"claims": [row]})
+    assert cite.cited_profile("li", row["id"], "fast") == "fast"
+
+
+def test_the_cite_block_is_a_headed_section_the_chapter_glues():
+    section = cite.cite_section_markdown("li")
+    assert section == "## Cite this chapter\n\n```{glue:md} li.cite\n:format: myst\n```\n"
+    assert "**Cite this chapter" not in cite.cite_block_markdown("li", "fast")

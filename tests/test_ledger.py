@@ -177,6 +177,26 @@ def test_the_glued_headline_and_verdicts_read_the_shipped_full_statuses(ledger, 
     assert rows(fast_only)["demo.headline"] == "the one printed statement is an erratum; the one experiment is reproduced"
 
 
+def test_the_cite_block_is_glued_for_the_pages_cite_section(tmp_path):
+    """finish() glues the cite block as ``<key>.cite``; a page with its "Cite this chapter" section shows it
+    there only, a page without one after the claims table."""
+    from rnnrepro.book.cite import cite_section_markdown
+
+    for text, inline in (("# Demo\n", True), ("# Demo\n\n" + cite_section_markdown("demo"), False)):
+        notebook = tmp_path / "demo.md"
+        notebook.write_text(text)
+        chapter = Chapter(key="demo", title="Demo", paper="A paper", notebook=str(notebook),
+                          params=(Param("seed", int, fast=3, full=3),))
+        published = {}
+        led = Ledger(chapter, chapter.resolve("fast"), publish=published.__setitem__, out=tmp_path)
+        led.claim("demo.a.b", "s", quote=Q, ref="r", measured=0.5, criterion=AtMost(1), status="reproduced",
+                  no_control="identity")
+        md = led.finish()._repr_markdown_()
+        block = published["demo.cite"]._repr_markdown_()
+        assert "`fast` profile" in block and repr(published["demo.cite"]) == "<cite block>"
+        assert (block in md) is inline and ("**Cite this chapter.**" in md) is inline
+
+
 def test_summary_is_deterministic(ledger):
     ledger.claim("demo.a.b", "s", quote=Q, ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced",
                  no_control="identity")

@@ -108,6 +108,12 @@ None: the closed form is evaluated at the paper's weight.
 ledger.finish()
 ```
 
+## Cite this chapter
+
+```{{glue:md}} {KEY}.cite
+:format: myst
+```
+
 ## Exercises
 
 **Exercise 1.** Forget faster:

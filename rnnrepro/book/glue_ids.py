@@ -2,7 +2,7 @@
 quotes.
 
 A chapter glues through its ledger: ``ledger.claim/finding/check(ID, ...)`` and ``ledger.value(ID, ...)`` glue
-``ID``, ``ledger.figure(FIG, ...)`` glues ``<key>.FIG`` and ``ledger.finish()`` glues ``<key>.verdicts`` and ``<key>.headline`` (the
+``ID``, ``ledger.figure(FIG, ...)`` glues ``<key>.FIG`` and ``ledger.finish()`` glues ``<key>.verdicts``, ``<key>.headline`` and ``<key>.cite`` (the
 chapter-top verdict table) (:class:`rnnrepro.book.ledger.Ledger`). The text quotes
 them as ``{glue:text}`ID:fmt```, ``{glue}`ID```, ``{glue:md}`ID``` or in a ``{glue:figure}`` directive. An id
 quoted but never glued is a typo that only the book build (minutes) would find; :func:`unglued_ids` finds it
@@ -104,7 +104,7 @@ def glued_names(key: str, code_cells: list[str]) -> tuple[set[str], list[re.Patt
         visit(tree, {})
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "finish"
                for n in ast.walk(tree)):
-            exact.update({f"{key}.verdicts", f"{key}.headline"})
+            exact.update({f"{key}.verdicts", f"{key}.headline", f"{key}.cite"})
     return exact, patterns
 
 

@@ -415,13 +415,14 @@ class Ledger:
     def finish(self) -> "ClaimsTable":
         """Write the ledger JSON and return the claims table (the chapter's last cell).
 
-        The table (with each claim's anchor, its id) and the "Cite this chapter" block show as
-        markdown in the book; :meth:`summary`, in plain text, is what nbval compares between two
-        executions.
+        The table (with each claim's anchor, its id) shows as markdown in the book; the cite block is
+        glued as ``<key>.cite`` for the page's "Cite this chapter" section
+        (:func:`rnnrepro.book.cite.cite_section_markdown`), and follows the table on a page without one;
+        :meth:`summary`, in plain text, is what nbval compares between two executions.
         """
         if not self.claims:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
-        from rnnrepro.book.cite import cite_block_markdown
+        from rnnrepro.book.cite import CITE_HEADING, cite_block_markdown, has_cite_section
 
         (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
         (self.out / f"{self.chapter.key}.section").unlink(missing_ok=True)
@@ -432,7 +433,11 @@ class Ledger:
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
         self._publish(f"{self.chapter.key}.headline", self.headline_text())
-        markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
+        cite = cite_block_markdown(self.chapter, self.params.profile)
+        self._publish(f"{self.chapter.key}.cite", GluedMarkdown(cite, "<cite block>"))
+        markdown = self.table_markdown()
+        if not has_cite_section(self.chapter):      # a page without its "Cite this chapter" section
+            markdown += f"\n\n**{CITE_HEADING}.**\n\n" + cite
         return ClaimsTable(markdown, self.summary())
 
     def _check_id(self, name: str) -> None:
@@ -445,18 +450,25 @@ class Ledger:
             raise ValueError(f"id {name!r} is used twice")
 
 
-class VerdictsTable:
-    """The chapter-top verdict table: markdown (a raw HTML block) for ``{glue:md}``; its plain text says
-    only what it is (the numbers are in the summary nbval compares)."""
+class GluedMarkdown:
+    """Markdown glued for ``{glue:md}`` (the verdict table, the cite block); its plain text says only what
+    it is (``label``: the numbers are in the summary nbval compares)."""
 
-    def __init__(self, markdown: str):
-        self.markdown = markdown
+    def __init__(self, markdown: str, label: str):
+        self.markdown, self.label = markdown, label
 
     def _repr_markdown_(self) -> str:
         return self.markdown
 
     def __repr__(self) -> str:
-        return "<verdict table>"
+        return self.label
+
+
+class VerdictsTable(GluedMarkdown):
+    """The chapter-top verdict table: a raw HTML block for ``{glue:md}``."""
+
+    def __init__(self, markdown: str):
+        super().__init__(markdown, "<verdict table>")
 
 
 class ClaimsTable:

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from rnnrepro.errors import ConfigError
+from rnnrepro.errors import ConfigError, did_you_mean
 from rnnrepro.book.profiles import Chapter, Param
 
 #: Where the entries are, as the error messages name them.
@@ -118,7 +118,7 @@ def get_chapter(key: str) -> Chapter:
     """The chapter called ``key``, or a ConfigError listing the valid chapters."""
     chapters = all_chapters()
     if key not in chapters:
-        raise ConfigError(f"unknown chapter {key!r}: choose one of {', '.join(chapters)}")
+        raise ConfigError(f"unknown chapter {key!r}: {did_you_mean(key, chapters)}choose one of {', '.join(chapters)}")
     return chapters[key]
 
 
