@@ -267,6 +267,24 @@ def test_lower_layers_import_nothing_above_them():
                 assert top not in {"book", "site", *chapters}, f"{path.relative_to(REPO)} imports {target}"
 
 
+def test_no_chapter_imports_another_chapters_package():
+    """A chapter's package (rnnrepro/<key>/) and its notebook import rnnrepro.core, rnnrepro.book, rnnrepro.data
+    and their own package, never another chapter's: what two chapters share lives in core/."""
+    chapters = set(all_chapters())
+    crossings = []
+    for key, chapter in all_chapters().items():
+        sources = [REPO / chapter.notebook, *sorted((REPO / "rnnrepro" / key).rglob("*.py"))]
+        for path in sources:
+            if not path.is_file():
+                continue
+            for target in _imports(path):
+                top = target.split(".")[1] if "." in target else ""
+                if top in chapters and top != key:
+                    crossings.append(f"{path.relative_to(REPO)} imports {target}")
+    assert not crossings, ("a chapter imports another chapter's package: move what they share to rnnrepro/core/\n"
+                           + "\n".join(sorted(set(crossings))))
+
+
 def test_the_package_has_no_import_circle():
     """Module-level imports between rnnrepro's modules form no cycle (imports inside functions, made lazily
     on purpose, are not counted)."""
