@@ -356,6 +356,26 @@ def test_zenodo_metadata_agrees_with_citation_cff():
                                   f"add {sorted(replicated - papers)}, remove {sorted(papers - replicated)}")
 
 
+def test_citation_cff_references_each_replicated_paper_once():
+    """CITATION.cff's ``references`` name the papers the chapters replicate (by their titles in
+    references.bib): each chapter that cites a paper has one of its papers there, each paper once."""
+    from pybtex.database import parse_file
+
+    bib = parse_file(str(cite.BIBFILE)).entries
+
+    def title(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", " ", re.sub(r"[{}]", "", text).lower()).strip()
+
+    listed = [title(r["title"]) for r in _cff().get("references", [])]
+    assert len(listed) == len(set(listed)), "CITATION.cff lists a paper twice"
+    cited = {key: {title(bib[k].fields["title"]) for k in ch.cites} for key, ch in all_chapters().items() if ch.cites}
+    missing = sorted(key for key, titles in cited.items() if not titles & set(listed))
+    assert not missing, (f"CITATION.cff's references lack the paper of {missing}: add its type, title, authors, year "
+                         f"(as book/references.bib gives them)")
+    strays = sorted(t for t in listed if not any(t in titles for titles in cited.values()))
+    assert not strays, f"CITATION.cff references papers no chapter cites: {strays}"
+
+
 def _identifier(bibkey: str) -> str:
     """A paper's identifier as .zenodo.json writes it (``arXiv:1906.08482`` or its DOI), from references.bib."""
     text = cite.BIBFILE.read_text()
