@@ -188,7 +188,8 @@ def test_behind_this_page_holds_the_apparatus_before_the_exercises(chapter):
         f"{chapter.key}: the page must end with '## Behind this page' (its last cell ledger.finish()), then "
         f"this, then '## Exercises':\n{cite_section_markdown(chapter.key)}")
     assert cite_section_markdown(chapter.key) in (REPO / chapter.notebook).read_text(), \
-        f"{chapter.key}: its '## {CITE_HEADING}' section must show the glued cite block:\n{cite_section_markdown(chapter.key)}"
+        f"{chapter.key}: its '## {CITE_HEADING}' section must show the glued cite block:\n" \
+        + cite_section_markdown(chapter.key)
     behind = names.index("## Behind this page")
     start, end = heads[behind][0], heads[-2][0]
     section = "\n".join(lines[start:end])

@@ -460,7 +460,8 @@ def test_a_claim_title_is_whole_phrases_and_its_quotes_are_latex_quotes():
 def test_a_long_statement_ends_at_a_whole_phrase():
     text = ("Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d \u2014 with the paper's "
             "construction the gap decays faster than $\\lambda^k$, in every one of the forty seeds of the sweep")
-    assert cite.short_statement(text, limit=60) == "Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d"
+    assert cite.short_statement(text, limit=60) == \
+        "Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d"
     assert cite.short_statement("A (b, c) d, e f g h i j k l m n o p", limit=12) == "A (b, c) d"
 
 
@@ -477,6 +478,8 @@ def test_in_a_fresh_clone_a_claim_is_cited_with_the_profile_its_numbers_come_fro
     assert cli.main(["cite", "li", "--claim", row["id"]]) == 0
     out = capsys.readouterr()
     assert "full profile" in out.out and "fast profile" not in out.out and "no fast run of li" in out.err
+    assert cli.main(["cite", "li", "--claim", "fig1.airy_plateau", "--format", "text"]) == 0
+    assert "$" not in capsys.readouterr().out          # the plain-text format prints no raw TeX
     monkeypatch.setattr(cite, "_ledger", lambda key, profile: {"claims": [row]})
     assert cite.cited_profile("li", row["id"], "fast") == "fast"
 

@@ -169,12 +169,13 @@ def test_the_glued_headline_and_verdicts_read_the_shipped_full_statuses(ledger, 
     full_run = Ledger(CH, CH.resolve("full"), seeds={"seed": 3}, publish={}.__setitem__, out=tmp_path)
     full_run.published = {}
     full_run._publish = full_run.published.__setitem__
-    assert rows(full_run)["demo.headline"] == "the one printed statement is an erratum; the one experiment is reproduced"
+    fast_verdicts = "the one printed statement is an erratum; the one experiment is reproduced"
+    assert rows(full_run)["demo.headline"] == fast_verdicts
     monkeypatch.setattr(claims_table, "shipped_full_ledger", lambda key: None)
     fast_only = Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish={}.__setitem__, out=tmp_path)
     fast_only.published = {}
     fast_only._publish = fast_only.published.__setitem__
-    assert rows(fast_only)["demo.headline"] == "the one printed statement is an erratum; the one experiment is reproduced"
+    assert rows(fast_only)["demo.headline"] == fast_verdicts
 
 
 def test_the_cite_block_is_glued_for_the_pages_cite_section(tmp_path):

@@ -200,6 +200,8 @@ def _cmd_cite(args) -> int:
 
     key = get_chapter(args.chapter).key
     text = reference(key, args.claim, args.format, args.profile, paper=args.paper)
+    if args.format == "text":
+        text = without_latex(text)      # a terminal shows no TeX: "$t_0 = 12$" as "t_0 = 12"
     if not args.paper and args.claim and cited_profile(key, check_claim(key, args.claim), args.profile) != args.profile:
         print(f"note: no {args.profile} run of {key} here: the reference cites the shipped full result (run "
               f"`python -m rnnrepro run {key}` first to cite {args.profile} numbers)", file=sys.stderr)
