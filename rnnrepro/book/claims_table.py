@@ -296,6 +296,8 @@ def verdict_row_mismatches(table: str, claims: list[dict], full: dict | None) ->
             problems.append(f"{claim_id}: a verdict row with no row in the page's ledger")
             continue
         source = full_by_id.get(claim_id) if profile == "full" else c
+        if source is not None and source.get("measured") in ("inf", "-inf", "nan"):   # the JSON's non-finite
+            source = {**source, "measured": float(source["measured"])}
         if source is None:
             problems.append(f"{claim_id}: a full badge, but the shipped full ledger has no such row")
         elif ours != measured_cell(c, source):
