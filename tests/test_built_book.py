@@ -41,7 +41,11 @@ def test_every_scorecard_link_lands_on_its_claim():
 def test_chapter_page_has_cite_block_and_downloads(chapter):
     page = Path(chapter.notebook.removesuffix(".md") + ".html")
     text = _page(str(page))
-    assert "Cite this chapter." in text and f"rnnrepro-{chapter.key}" in text
+    from rnnrepro.book.cite import CITE_ANCHOR
+
+    assert f'id="{CITE_ANCHOR}"' in text and f'href="#{CITE_ANCHOR}"' in text, \
+        f"{page}: no headed 'Cite this chapter' section (anchored #{CITE_ANCHOR}, in the page's contents)"
+    assert f"rnnrepro-{chapter.key}" in text
     assert book_metadata()["version"] in text and build_commit() in text
     for name in (f"{chapter.key}.ledger.json", f"{chapter.key}.figures.zip"):
         assert f'href="{name}"' in text and (HTML / page.parent / name).is_file()
@@ -154,10 +158,11 @@ def test_chapter_page_offers_its_executed_notebook_and_no_button_to_a_placeholde
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda ch: ch.key)
 def test_chapter_top_verdict_table_is_the_ledgers(chapter):
     """The generated verdict table at the top of the page lists every paper claim of the page's ledger,
-    once, under its kind, with its headline status, and sits before the first section heading."""
+    once, under its kind, with its headline status, and sits before the first section heading; each row shows
+    the value of the profile its badge names (never the `fast` value under a `full` badge)."""
     import json
 
-    from rnnrepro.book.claims_table import full_rows, headline, status_class
+    from rnnrepro.book.claims_table import full_rows, headline, status_class, verdict_row_mismatches
     from rnnrepro.book.full import shipped_full
 
     page = Path(chapter.notebook.removesuffix(".md") + ".html")
@@ -174,6 +179,8 @@ def test_chapter_top_verdict_table_is_the_ledgers(chapter):
     expected = [(status_class(headline(c, by_id.get(c["id"]), usable)[0]), c["id"])
                 for c in ledger["claims"] if c["kind"] == "paper"]
     assert sorted(shown) == sorted(expected)
+    wrong = verdict_row_mismatches(table, ledger["claims"], shipped_full(chapter.key))
+    assert not wrong, f"{page}: verdict rows whose value is not their badge's profile's:\n" + "\n".join(wrong)
 
 
 # ------------------------------------------------------------------------------------ accessibility

@@ -62,6 +62,18 @@ def test_load_entry_names_the_file_and_the_fix(monkeypatch):
         load_entry("ghost")
 
 
+def test_a_failing_entry_names_the_line_to_fix():
+    from rnnrepro.book.chapters import entry_line
+
+    source = "from rnnrepro.book.profiles import Param\n\nPARAMS = (\n    Param('seed', int, fast=0),\n)\n"
+    with pytest.raises(TypeError) as missing_full:              # Param(...) without full=
+        exec(compile(source, "/x/rnnrepro/book/chapters/ghost.py", "exec"), {})
+    assert entry_line(missing_full.value, "ghost") == 4 and entry_line(missing_full.value, "other") is None
+    with pytest.raises(SyntaxError) as typo:
+        compile("CHAPTER = Chapter(\n  key='ghost',,\n)\n", "/x/rnnrepro/book/chapters/ghost.py", "exec")
+    assert entry_line(typo.value, "ghost") == 2
+
+
 def test_a_bad_entry_stops_every_command_with_one_line(monkeypatch, capsys):
     from rnnrepro.book import cli
 

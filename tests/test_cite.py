@@ -18,7 +18,7 @@ def test_bibtex_parses_and_names_the_chapter(key):
     chapter = all_chapters()[key]
     entry = parse_string(cite.chapter_bibtex(key, commit="abc123"), "bibtex").entries[f"rnnrepro-{key}"]
     assert entry.type == "misc"
-    assert entry.fields["title"] == "{" + cite.bibtex_escape(cite.page_title(chapter)) + "}"
+    assert entry.fields["title"] == "{" + cite.bibtex_title_escape(cite.page_title(chapter)) + "}"
     assert entry.fields["booktitle"] == cite.bibtex_escape(cite.book_metadata()["title"])
     note = entry.fields["note"]
     assert "commit abc123" in note and cite.book_metadata()["version"] in note and "fast profile" in note
@@ -347,7 +347,43 @@ def test_zenodo_metadata_agrees_with_citation_cff():
     assert [c["name"] for c in zenodo["creators"]] == cite.book_metadata()["authors"]
     assert zenodo["license"] in cff["license"] and zenodo["upload_type"] == "software"
     papers = {r["identifier"] for r in zenodo["related_identifiers"]}
-    assert "arXiv:1906.08482" in papers and len(papers) == sum(1 for ch in all_chapters().values() if ch.cites)
+    assert len(papers) == len(zenodo["related_identifiers"]), ".zenodo.json names a paper twice"
+    assert "arXiv:1906.08482" in papers
+    # one record per distinct paper a chapter replicates (its first cited key): two chapters on one paper
+    # need one entry, a chapter on a new paper adds its own
+    replicated = {_identifier(ch.cites[0]) for ch in all_chapters().values() if ch.cites}
+    assert replicated == papers, (f".zenodo.json's related_identifiers must name each replicated paper once: "
+                                  f"add {sorted(replicated - papers)}, remove {sorted(papers - replicated)}")
+
+
+def test_citation_cff_references_each_replicated_paper_once():
+    """CITATION.cff's ``references`` name the papers the chapters replicate (by their titles in
+    references.bib): each chapter that cites a paper has one of its papers there, each paper once."""
+    from pybtex.database import parse_file
+
+    bib = parse_file(str(cite.BIBFILE)).entries
+
+    def title(text: str) -> str:
+        return re.sub(r"[^a-z0-9]+", " ", re.sub(r"[{}]", "", text).lower()).strip()
+
+    listed = [title(r["title"]) for r in _cff().get("references", [])]
+    assert len(listed) == len(set(listed)), "CITATION.cff lists a paper twice"
+    cited = {key: {title(bib[k].fields["title"]) for k in ch.cites} for key, ch in all_chapters().items() if ch.cites}
+    missing = sorted(key for key, titles in cited.items() if not titles & set(listed))
+    assert not missing, (f"CITATION.cff's references lack the paper of {missing}: add its type, title, authors, year "
+                         f"(as book/references.bib gives them)")
+    strays = sorted(t for t in listed if not any(t in titles for titles in cited.values()))
+    assert not strays, f"CITATION.cff references papers no chapter cites: {strays}"
+
+
+def _identifier(bibkey: str) -> str:
+    """A paper's identifier as .zenodo.json writes it (``arXiv:1906.08482`` or its DOI), from references.bib."""
+    text = cite.BIBFILE.read_text()
+    entry = re.search(rf"^@\w+\{{{re.escape(bibkey)},.*?^\}}", text, re.M | re.S).group(0)
+    arxiv = re.search(r"arXiv[:.]\s*(?:org/abs/)?(\d{4}\.\d{4,5})|arxiv\.org/abs/(\d{4}\.\d{4,5})", entry, re.I)
+    if arxiv:
+        return "arXiv:" + (arxiv.group(1) or arxiv.group(2))
+    return re.search(r"doi\s*=\s*\{([^}]+)\}", entry).group(1)
 
 
 def test_a_placeholder_doi_is_no_doi(monkeypatch):
@@ -404,3 +440,51 @@ def test_a_published_claim_reference_compiles_with_its_address(tmp_path, address
     bib = cite.reference("ribeiro", row["id"], profile="full")
     bbl = compile_with_bibtex(tmp_path, bib + "\n", r"\cite{rnnrepro-" + row["id"] + "}", style="plainnat")
     assert f"{address}/book/chapters/ribeiro.html" in bbl
+
+
+def test_a_claim_title_is_whole_phrases_and_its_quotes_are_latex_quotes():
+    """The newcomer's entry: the title of miller's Fig. 1(a) row ends with the quoted sentence, not
+    mid-phrase, and every double quote of a BibTeX field is LaTeX's (two backquotes, two apostrophes)."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("miller")["claims"] if c["id"] == "miller.fig1a.paper_setup")
+    title = cite.reference_title("miller", row["id"], "full")
+    assert title.endswith("\u201cthe error closely matches the $k\\lambda^k$ scaling\u201d") and "..." not in title
+    bib = cite.reference("miller", row["id"], profile="full")
+    fields = parse_string(bib, "bibtex").entries[f"rnnrepro-{row['id']}"].fields
+    assert "``the error closely matches" in fields["title"] and "scaling''" in fields["title"]
+    assert '"' not in fields["note"] and "\u201c" not in bib and "of the chapter ``" in fields["note"]
+    assert cite.latex_quotes('a "b" (“c”) d"') == "a ``b'' (``c'') d''"
+
+
+def test_a_long_statement_ends_at_a_whole_phrase():
+    text = ("Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d \u2014 with the paper's "
+            "construction the gap decays faster than $\\lambda^k$, in every one of the forty seeds of the sweep")
+    assert cite.short_statement(text, limit=60) == \
+        "Not reproduced: \u201cthe error closely matches the $k\\lambda^k$ scaling\u201d"
+    assert cite.short_statement("A (b, c) d, e f g h i j k l m n o p", limit=12) == "A (b, c) d"
+
+
+def test_in_a_fresh_clone_a_claim_is_cited_with_the_profile_its_numbers_come_from(monkeypatch, capsys):
+    """With no fast run, the claim's row comes from the shipped full ledger: the reference says full."""
+    from rnnrepro.book.full import shipped_full
+
+    row = next(c for c in shipped_full("li")["claims"] if c["kind"] == "paper")
+    real = cite._ledger
+    monkeypatch.setattr(cite, "_ledger", lambda key, profile: real(key, profile) if profile == "full" else None)
+    assert cite.cited_profile("li", row["id"], "fast") == "full" and cite.cited_profile("li", None, "fast") == "fast"
+    text = cite.reference("li", row["id"], fmt="text")
+    assert "numbers from the full profile made at commit" in text and "fast profile" not in text
+    assert cli.main(["cite", "li", "--claim", row["id"]]) == 0
+    out = capsys.readouterr()
+    assert "full profile" in out.out and "fast profile" not in out.out and "no fast run of li" in out.err
+    assert cli.main(["cite", "li", "--claim", "fig1.airy_plateau", "--format", "text"]) == 0
+    assert "$" not in capsys.readouterr().out          # the plain-text format prints no raw TeX
+    monkeypatch.setattr(cite, "_ledger", lambda key, profile: {"claims": [row]})
+    assert cite.cited_profile("li", row["id"], "fast") == "fast"
+
+
+def test_the_cite_block_is_a_headed_section_the_chapter_glues():
+    section = cite.cite_section_markdown("li")
+    assert section == "## Cite this chapter\n\n```{glue:md} li.cite\n:format: myst\n```\n"
+    assert "**Cite this chapter" not in cite.cite_block_markdown("li", "fast")

@@ -212,3 +212,32 @@ def test_a_quote_shows_its_display_math_inline_and_closes_a_cut_one():
     assert ct.quote_math(r"yields $$ \|h_t\| \le \lambda^k") == r"yields $\|h_t\| \le \lambda^k$"
     assert '<span class="math notranslate nohighlight">\\(a \\le b\\)</span>' in ct.quote_html(
         {"quote": r"Indeed, $$ a \le b $$ so it is", "type": "statement"})
+
+
+def test_a_verdict_row_shows_the_value_of_the_profile_its_badge_names():
+    """A row under a ``full`` badge shows the shipped full value, never the ``fast`` one (and the reverse);
+    :func:`verdict_row_mismatches` is what the built-book test reads a page's table with."""
+    rows = [claim(id="demo.a.s", status="holds", ref="Thm 1", measured=0.25, quantity="error"),
+            claim(id="demo.a.x", status="partial", ref="Fig. 2", measured=0.5)]
+    full = full_ledger([dict(rows[0], measured=0.9), dict(rows[1], status="reproduced", measured=0.75)])
+    out = ct.verdicts_html(rows, full=full, profile="fast")
+    assert "error = 0.90</td>" in out and "<td>0.75</td>" in out and "0.25" not in out
+    assert ct.verdict_row_mismatches(out, rows, full) == []
+    fast_under_full = out.replace("error = 0.90</td>", "error = 0.25</td>")
+    assert ct.verdict_row_mismatches(fast_under_full, rows, full) == [
+        "demo.a.s: shows 'error = 0.25' under a full badge, where the full value is 'error = 0.90'"]
+    stale = dict(full, stale=True)
+    at_fast = ct.verdicts_html(rows, full=stale, profile="fast")
+    assert ct.verdict_row_mismatches(at_fast, rows, stale) == []
+    assert ct.verdict_row_mismatches(at_fast.replace("<td>0.50</td>", "<td>0.75</td>"), rows, stale)
+
+
+def test_the_verdict_table_says_which_profile_the_running_numbers_come_from():
+    rows = [claim(id="demo.a.s", status="holds")]
+    full = full_ledger([dict(rows[0], measured=0.9)])
+    assert "come from the <code>fast</code> profile (this build's run); a verdict marked <code>full</code>" in \
+        ct.verdicts_html(rows, full=full, profile="fast")
+    assert "no current paper-scale <code>full</code> result is shipped" in ct.verdicts_html(rows, profile="fast")
+    assert "no current paper-scale" in ct.verdicts_html(rows, full=dict(full, stale=True), profile="fast")
+    assert "every verdict come from the paper-scale <code>full</code>" in ct.verdicts_html(rows, profile="full")
+    assert "rnnrepro-profile-note" not in ct.verdicts_html(rows)

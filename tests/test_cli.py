@@ -16,6 +16,8 @@ def run_cli(*args):
     (["run", "nosuch"], "unknown chapter 'nosuch': choose one of dynamics"),
     (["run", "dynamics", "--profile", "medium"], "unknown profile 'medium': choose one of fast, full"),
     (["run", "dynamics", "-p", "nosuch", "1"], "has no parameter 'nosuch': valid parameters are seed"),
+    (["run", "mille"], "unknown chapter 'mille': did you mean 'miller'? choose one of dynamics"),
+    (["run", "miller", "-p", "lamda", "0.9"], "has no parameter 'lamda': did you mean 'lam'? valid parameters are"),
     (["run", "dynamics", "-p", "n_hidden", "many"], "not a valid int"),
     (["run", "dynamics", "-p", "n_hidden", "0"], "out of range"),
 ])

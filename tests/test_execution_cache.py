@@ -37,6 +37,14 @@ def repo(tmp_path):
     for name in ("book/chapters/ch.md", "book/scorecard.md"):
         (repo / name).write_text(NOTEBOOK)
     (repo / "requirements.txt").write_text("numpy==2\n")
+    (repo / "CITATION.cff").write_text("title: rnnrepro\n")
+    (repo / "book" / "references.bib").write_text("@article{doe2031, title={A}}\n")
+    shipped = repo / "book" / "artifacts" / "ch" / "full"
+    shipped.mkdir(parents=True)
+    (shipped / "MANIFEST.json").write_text("{}\n")
+    (shipped / "ch.ledger.json").write_text('{"claims": []}\n')
+    (shipped / "fig.npz").write_bytes(b"PK\x03\x04 one")
+    (shipped / "README").write_text("no suffix\n")
     return repo
 
 
@@ -80,16 +88,27 @@ def test_a_missing_or_foreign_ledger_re_executes_its_chapter(repo, tmp_path):
     assert _uris(cache_path) == [] and any(w.startswith("ch: no ledger") for w in why)
 
 
-@pytest.mark.parametrize("change", ["package", "requirements", "address"])
+#: What a chapter's output reads besides its code cells, one file (or setting) each: the change made to it.
+CHANGES = {"package": ("rnnrepro/core.py", "X = 2\n"), "requirements": ("requirements.txt", "numpy==3\n"),
+           "citation": ("CITATION.cff", "title: rnnrepro 2\n"),
+           "bibliography": ("book/references.bib", "@article{doe2031, title={B}}\n"),
+           "shipped ledger": ("book/artifacts/ch/full/ch.ledger.json", '{"claims": [1]}\n'),
+           "shipped manifest": ("book/artifacts/ch/full/MANIFEST.json", '{"commit": "1"}\n'),
+           "shipped figure data": ("book/artifacts/ch/full/fig.npz", "PK two"),
+           "shipped file without suffix": ("book/artifacts/ch/full/README", "changed\n"),
+           "new shipped file": ("book/artifacts/ch/full/extra.json", "{}\n"),
+           "address": None}
+
+
+@pytest.mark.parametrize("change", CHANGES)
 def test_a_change_to_what_chapters_read_drops_the_whole_cache(repo, tmp_path, monkeypatch, change):
     ledger = tmp_path / "ch.ledger.json"
     cache_path = _cache(repo, ledger)
-    if change == "package":
-        (repo / "rnnrepro" / "core.py").write_text("X = 2\n")
-    elif change == "requirements":
-        (repo / "requirements.txt").write_text("numpy==3\n")
-    else:
+    if CHANGES[change] is None:
         monkeypatch.setenv("RNNREPRO_BASE_URL", "https://owner.github.io/rnnrepro")
+    else:
+        name, text = CHANGES[change]
+        (repo / name).write_text(text)
     why = ec.guard_cache(cache_path, repo, chapters=[_chapter()], ledger_of=lambda ch: ledger)
     assert _uris(cache_path) == [] and "all 2 cached pages dropped" in why[0]
     assert (cache_path / ec.FINGERPRINT).read_text().strip() == ec.fingerprint(repo)

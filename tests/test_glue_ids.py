@@ -64,3 +64,32 @@ def test_every_quoted_glue_id_is_glued(key):
     missing = unglued_ids(key, REPO / chapter.notebook)
     assert not missing, (f"{chapter.notebook} quotes glue ids that no code cell glues (a typo, or a value "
                          f"never recorded with ledger.value): {missing}")
+
+
+def test_a_typo_in_a_claim_link_is_found(tmp_path):
+    """A link to ``#<claim id>`` in the text must land on a row: a claim, finding or check of that chapter (or
+    an id it lists as renamed); a value's id is no anchor."""
+    from rnnrepro.book.glue_ids import unanchored_links
+    from rnnrepro.book.profiles import Chapter
+
+    header = (REPO / "book" / "chapters" / "dynamics.md").read_text().split("\n---\n")[0] + "\n---\n"
+    text = (header + '# Demo\n\n'
+            '```{code-cell} ipython3\nledger.claim("demo.lemma1.window", "s")\nledger.value("demo.lemma1.k", 3)\n'
+            'for n in ("a", "b"):\n    ledger.finding(f"demo.fig1.{n}", "s")\n```\n\n'
+            'See <a href="#demo.lemma1.window">the row</a>, [that](#demo.fig1.b), [old](#demo.lemma1.old) and '
+            '[this](#demo.lemma1.windw), <a href="#demo.lemma1.k">k</a>, [x](demo.html#demo.fig1.c).\n')
+    notebook = tmp_path / "demo.md"
+    notebook.write_text(text)
+    demo = Chapter(key="demo", title="D", paper="p", notebook="book/chapters/demo.md",
+                   renamed=(("demo.lemma1.old", "demo.lemma1.window"),))
+    assert unanchored_links(notebook, {"demo": demo}) == ["demo.fig1.c", "demo.lemma1.k", "demo.lemma1.windw"]
+
+
+@pytest.mark.parametrize("key", list(all_chapters()))
+def test_every_claim_link_in_the_text_lands_on_a_row(key):
+    """A claim id in a prose link (``[words](#id)``, ``<a href="#id">``) names a row of the chapter's
+    ledger; a typo there would otherwise pass every quick test (only the built book's link check sees it)."""
+    from rnnrepro.book.glue_ids import unanchored_links
+
+    broken = unanchored_links(REPO / all_chapters()[key].notebook, all_chapters())
+    assert not broken, f"{key}: the text links to claim ids that no row carries (a typo, or a renamed claim): {broken}"

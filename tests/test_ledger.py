@@ -144,6 +144,60 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
                                  "1 integrity check")
 
 
+def test_the_glued_headline_and_verdicts_read_the_shipped_full_statuses(ledger, monkeypatch, tmp_path):
+    """A stub shipped ``full`` ledger whose statuses differ from the ``fast`` run's changes the glued In-short
+    headline and the verdict table (the headline counts the paper-scale verdicts); a ``full`` run shows itself."""
+    from rnnrepro.book import claims_table
+
+    def rows(led):
+        led.claim("demo.eq1.value", "v", quote=Q, ref="Eq. 1", measured=1.0, criterion=AtMost(2.0),
+                  status="reproduced", no_control="identity")
+        led.claim("demo.eq2.sign", "v", quote=Q, ref="Eq. 2", measured=1.5, criterion=AtMost(2.0), status="erratum",
+                  no_control="identity")
+        led.finish()
+        return led.published
+
+    stub = {"stale": False, "manifest": {"commit": "0123456789ab"},
+            "claims": [{"id": "demo.eq1.value", "status": "not reproduced", "measured": 3.0, "fmt": ".4g"},
+                       {"id": "demo.eq2.sign", "status": "holds", "measured": 0.5, "fmt": ".4g"}]}
+    monkeypatch.setattr(claims_table, "shipped_full_ledger", lambda key: stub if key == "demo" else None)
+    published = rows(ledger)
+    assert published["demo.headline"] == "the one printed statement holds; the one experiment is not reproduced"
+    verdicts = published["demo.verdicts"].markdown
+    assert '<span class="rnnrepro-profile">full</span> not reproduced' in verdicts and "<td>3</td>" in verdicts
+    assert ledger.shipped_full() is stub
+    full_run = Ledger(CH, CH.resolve("full"), seeds={"seed": 3}, publish={}.__setitem__, out=tmp_path)
+    full_run.published = {}
+    full_run._publish = full_run.published.__setitem__
+    fast_verdicts = "the one printed statement is an erratum; the one experiment is reproduced"
+    assert rows(full_run)["demo.headline"] == fast_verdicts
+    monkeypatch.setattr(claims_table, "shipped_full_ledger", lambda key: None)
+    fast_only = Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish={}.__setitem__, out=tmp_path)
+    fast_only.published = {}
+    fast_only._publish = fast_only.published.__setitem__
+    assert rows(fast_only)["demo.headline"] == fast_verdicts
+
+
+def test_the_cite_block_is_glued_for_the_pages_cite_section(tmp_path):
+    """finish() glues the cite block as ``<key>.cite``; a page with its "Cite this chapter" section shows it
+    there only, a page without one after the claims table."""
+    from rnnrepro.book.cite import cite_section_markdown
+
+    for text, inline in (("# Demo\n", True), ("# Demo\n\n" + cite_section_markdown("demo"), False)):
+        notebook = tmp_path / "demo.md"
+        notebook.write_text(text)
+        chapter = Chapter(key="demo", title="Demo", paper="A paper", notebook=str(notebook),
+                          params=(Param("seed", int, fast=3, full=3),))
+        published = {}
+        led = Ledger(chapter, chapter.resolve("fast"), publish=published.__setitem__, out=tmp_path)
+        led.claim("demo.a.b", "s", quote=Q, ref="r", measured=0.5, criterion=AtMost(1), status="reproduced",
+                  no_control="identity")
+        md = led.finish()._repr_markdown_()
+        block = published["demo.cite"]._repr_markdown_()
+        assert "`fast` profile" in block and repr(published["demo.cite"]) == "<cite block>"
+        assert (block in md) is inline and ("**Cite this chapter.**" in md) is inline
+
+
 def test_summary_is_deterministic(ledger):
     ledger.claim("demo.a.b", "s", quote=Q, ref="r", measured=0.123456789, criterion=AtMost(1), status="reproduced",
                  no_control="identity")

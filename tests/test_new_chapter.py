@@ -1,7 +1,8 @@
 """A new chapter needs only its own files: a throw-away seventh chapter is added to a temporary copy of the
-repository (registry entry, notebook, package, `_toc.yml` line, bibliography entry), shipped and
-sensitivity-tested through the command line (the runs themselves faked), and every generated list of chapters
-and every per-chapter test picks it up; a mistake in its entry stops `run` with one line."""
+repository (registry entry, notebook, package, `_toc.yml` line, bibliography entry, the paper in CITATION.cff
+and .zenodo.json), shipped and sensitivity-tested through the command line (the runs themselves faked),
+and every generated list of chapters and every per-chapter test picks it up; a mistake in its entry stops `run`
+with one line."""
 
 import os
 import re
@@ -108,6 +109,12 @@ None: the closed form is evaluated at the paper's weight.
 ledger.finish()
 ```
 
+## Cite this chapter
+
+```{{glue:md}} {KEY}.cite
+:format: myst
+```
+
 ## Exercises
 
 **Exercise 1.** Forget faster:
@@ -135,7 +142,12 @@ The run stops at `{KEY}.thm1.rate` with `ClaimFailed`: the rate follows the weig
 PAPER = "Theorem 1. A linear recurrent network forgets at the rate of its weight.\n"
 
 BIB = "\n@article{doe2031forgetting,\n  author = {Doe, J.},\n  title = {How linear recurrent networks forget},\n" \
-      "  journal = {Journal of Examples},\n  year = {2031}\n}\n"
+      "  journal = {Journal of Examples},\n  doi = {10.5555/examples.2031.1},\n  year = {2031}\n}\n"
+#: The new paper in the book's citation metadata (CONTRIBUTING, step 4).
+CFF_REFERENCE = ('  - type: article\n    title: "How linear recurrent networks forget"\n'
+                 '    authors: [{family-names: Doe, given-names: J.}]\n    year: 2031\n')
+ZENODO_IDENTIFIER = {"identifier": "10.5555/examples.2031.1", "relation": "references",
+                     "resource_type": "publication-article"}
 
 #: Ship and sensitivity-test the new chapter through the CLI, with the chapter runs themselves faked.
 COMMANDS = f'''
@@ -172,7 +184,8 @@ def _copy_repository(dest):
 
     for name in ("rnnrepro", "tests", "book", "results"):
         shutil.copytree(REPO / name, dest / name, ignore=ignore)
-    for name in ("_toc.yml", "_config.yml", "README.md", "CONTRIBUTING.md", "pyproject.toml"):
+    for name in ("_toc.yml", "_config.yml", "README.md", "CONTRIBUTING.md", "pyproject.toml", "CITATION.cff",
+                 ".zenodo.json"):
         shutil.copy2(REPO / name, dest / name)
 
 
@@ -217,6 +230,13 @@ def copy(tmp_path_factory):
     (papers / "doe2031-forgetting.txt").write_text(PAPER)
     with open(root / "book" / "references.bib", "a") as bib:
         bib.write(BIB)
+    with open(root / "CITATION.cff", "a") as cff:
+        cff.write(CFF_REFERENCE)
+    import json
+
+    zenodo = json.loads((root / ".zenodo.json").read_text())
+    zenodo["related_identifiers"].append(ZENODO_IDENTIFIER)
+    (root / ".zenodo.json").write_text(json.dumps(zenodo, indent=2))
     res = _python(root, "-c", COMMANDS, timeout=600)
     assert res.returncode == 0, res.stdout + res.stderr
     return root
@@ -252,7 +272,7 @@ def test_every_per_chapter_test_covers_the_new_chapter(copy):
     quick = _python(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not chapter",
                     "tests/test_book_layout.py", "tests/test_glue_ids.py", "tests/test_chapter_lists.py",
                     "tests/test_chapters_registry.py", "tests/test_quotes.py", "tests/test_exercises.py",
-                    "-k", f"{KEY} or current or reason or clean", timeout=600)
+                    "tests/test_cite.py", "-k", f"{KEY} or current or reason or clean or cite", timeout=600)
     assert quick.returncode == 0, quick.stdout[-3000:] + quick.stderr[-3000:]
 
 

@@ -117,8 +117,11 @@ def test_the_book_result_is_one_sentence_of_headline_counts(ledgers_dir):
     ledgers = scorecard.load_ledgers(ledgers_dir)
     n = len(ledgers)
     text = scorecard.book_result_html(ledgers)
-    assert text == (f'<p class="rnnrepro-book-result"><strong>The result.</strong> Across the {n} chapters that '
-                    f'test papers, of the {n} statements they print that we checked, 0 hold and '
+    numbered = sum(1 for key in ledgers if all_chapters()[key].cites)
+    assert 0 < numbered < n          # the front matter (no paper cited) is named, not counted as a chapter
+    assert text == (f'<p class="rnnrepro-book-result"><strong>The result.</strong> Across the {numbered} chapters '
+                    f'that test papers and the front matter, of the {n} statements they print that we checked, '
+                    f'0 hold and '
                     f'<a href="scorecard.html?status=erratum">{n} are errata</a>; of the {n} experiments we '
                     f'reran, <a href="scorecard.html?status=reproduced">{n}</a> are reproduced, 0 partial and 0 '
                     "not reproduced.</p>")

@@ -218,6 +218,34 @@ def open_gaps(chapters: dict, records: dict) -> list[tuple[str, str, list[float]
     return gaps
 
 
+def gap_problems(chapters: dict, records: dict) -> list[str]:
+    """Where the registry's ``gaps=`` and the recorded sensitivity runs disagree, each with its fix: an open
+    gap (:func:`open_gaps`) without a reason; a reason for a helper whose runs are not recorded yet (run
+    ``sensitivity``); a reason for a helper whose recorded runs all fail a paper claim (remove it)."""
+    open_ = {(key, helper): factors for key, helper, factors in open_gaps(chapters, records)}
+    problems = []
+    for key, chapter in chapters.items():
+        runs = _runs_by(records.get(key, {}))
+        reasons = {helper for helper, _ in chapter.gaps}
+        for helper in chapter.helpers:
+            if (key, helper) in open_ and helper not in reasons:
+                factors = ", ".join(f"×{f:g}" for f in open_[(key, helper)])
+                problems.append(f"{key}: {helper} fails no paper claim at {factors} and gaps= gives no reason: add "
+                                f"({helper!r}, '<why no row can see it>') to gaps= in rnnrepro/book/chapters/{key}.py")
+        for helper in sorted(reasons):
+            if (key, helper) in open_:
+                continue
+            if not any((helper, f) in runs for f in FACTORS):
+                problems.append(f"{key}: gaps= names {helper}, whose sensitivity runs are not recorded yet: run "
+                                f"`python -m rnnrepro sensitivity {key}` to record them (keep the reason if a run "
+                                f"still fails no paper claim)")
+            else:
+                problems.append(f"{key}: gaps= names {helper}, whose recorded runs now each fail a paper claim: remove "
+                                f"it from gaps= (or, if the helper changed since, rerun `python -m rnnrepro "
+                                f"sensitivity {key}`)")
+    return problems
+
+
 def sensitivity_page(chapters: dict, records: dict) -> str:
     """The whole sensitivity page: one row per chapter and helper, a summary per chapter, the open gaps."""
     begin, end = markers("sensitivity", "html")

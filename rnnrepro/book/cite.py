@@ -40,8 +40,9 @@ PLACEHOLDER_URLS = ("", "https://rnnrepro.github.io/rnnrepro", "https://github.c
                     "https://OWNER.github.io/REPO", "https://github.com/OWNER/REPO")
 #: The build-time setting of the public address (the publishing workflow sets it); wins over CITATION.cff's url.
 BASE_URL_ENV = "RNNREPRO_BASE_URL"
-#: A claim's statement in a reference's title is cut to this many characters (at a word).
-SHORT_STATEMENT = 90
+#: A claim's statement in a reference's title ends at a whole phrase near this many characters
+#: (:func:`short_statement`).
+SHORT_STATEMENT = 120
 #: LaTeX's special characters in a BibTeX field, and what stands for each.
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
           "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -88,8 +89,17 @@ def published() -> bool:
 
 
 def bibtex_escape(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped (``&`` → ``\\&``, ``_`` → ``\\_`` …), for a BibTeX field."""
-    return "".join(_LATEX.get(ch, ch) for ch in text)
+    """``text`` with LaTeX's special characters escaped (``&`` → ``\\&``, ``_`` → ``\\_`` …) and its quotation
+    marks made LaTeX's (:func:`latex_quotes`), for a BibTeX field."""
+    return latex_quotes("".join(_LATEX.get(ch, ch) for ch in text))
+
+
+def latex_quotes(text: str) -> str:
+    """Quotation marks as LaTeX typesets them: a straight or curly double quote that opens (at the start, or
+    after a space or bracket) becomes two backquotes ````…````, one that closes two apostrophes ``''``
+    (a straight ``"`` typesets as a closing quote wherever it stands)."""
+    text = text.replace('\\"', '"').replace("\u201c", "``").replace("\u201d", "''")
+    return re.sub(r'(^|(?<=[\s(\[{]))"|"', lambda m: "``" if m.group(1) is not None else "''", text)
 
 
 def page_title(chapter: Chapter | str) -> str:
@@ -180,12 +190,33 @@ def _numbers(profile: str, numbers_commit: str | None) -> str:
     return f"numbers from the {profile} profile" + (f" made at commit {numbers_commit}" if numbers_commit else "")
 
 
+#: Where a long statement's title may end: before a dash, a semicolon, a colon, a comma or a bracket.
+_PHRASE_END = re.compile(r" (?=[—–(])|(?<=[;:,]) ")
+
+
+def _whole(prefix: str) -> bool:
+    """Whether ``prefix`` closes every formula, quotation and bracket it opens."""
+    return (prefix.count("$") % 2 == 0 and prefix.count("\u201c") == prefix.count("\u201d")
+            and prefix.count('"') % 2 == 0 and prefix.count("(") == prefix.count(")")
+            and prefix.count("[") == prefix.count("]"))
+
+
 def short_statement(statement: str, limit: int = SHORT_STATEMENT) -> str:
-    """A claim's statement for a reference's title: its first sentence, cut at a word (never inside a
-    ``$…$`` formula) to at most ``limit`` characters, with "..." when cut, its final full stop dropped."""
+    """A claim's statement for a reference's title: its first sentence, its final full stop dropped; one
+    longer than ``limit`` characters ends at the last whole phrase within it (before a dash, a semicolon,
+    a colon, a comma or a bracket, never inside a ``$…$`` formula, a quotation or brackets), else at the
+    first whole phrase within twice ``limit``, else whole up to twice ``limit``; only a longer sentence
+    with no such phrase is cut at a word outside formulas, with "..."."""
     text = " ".join(statement.split())
-    first = re.split(r"(?<=[a-z0-9)\]])\. (?=[A-Z(])", text, maxsplit=1)[0].rstrip(".")
+    first = re.split(r"(?<=[a-z0-9)\]\u201d\"'])\. (?=[A-Z(])", text, maxsplit=1)[0].rstrip(".")
     if len(first) <= limit:
+        return first
+    ends = [m.start() for m in _PHRASE_END.finditer(first) if m.start() >= limit // 3 and _whole(first[:m.start()])]
+    within = [e for e in ends if e <= limit]
+    end = within[-1] if within else next((e for e in ends if e <= 2 * limit), None)
+    if end is not None:
+        return first[:end].rstrip(" ,;:")
+    if len(first) <= 2 * limit:
         return first
     cut = first[:limit - 3]
     cut = cut[:cut.rindex(" ")] if " " in cut else cut
@@ -375,9 +406,26 @@ def reference(key: str, claim: str | None = None, fmt: str = "bibtex", profile: 
             raise ConfigError(f"chapter {key} replicates no paper (its registry entry lists no cites)")
         return paper_bibtex(key) if fmt == "bibtex" else "\n".join(paper_references(key))
     claim = check_claim(key, claim)
+    profile = cited_profile(key, claim, profile)
     numbers_commit = full_commit(key) if profile == "full" else None
     make = chapter_bibtex if fmt == "bibtex" else chapter_text
     return make(key, claim, profile=profile, numbers_commit=numbers_commit, verdicts=verdicts_text(key, claim, profile))
+
+
+def cited_profile(key: str, claim: str | None, profile: str) -> str:
+    """The profile a claim's reference can name for its numbers: ``profile`` when its ledger (the newest
+    run's, or the shipped one for ``full``) has the claim's row; ``full`` when only the shipped full
+    ledger has it (a fresh clone, before any ``fast`` run: its title and verdict are full's, so they are
+    labelled full, never fast); ``profile`` otherwise (and for a chapter's reference, which quotes no
+    number)."""
+    if claim is None or profile == "full":
+        return profile
+    from rnnrepro.book.full import shipped_full
+
+    def has(ledger):
+        return ledger is not None and any(c["id"] == claim for c in ledger.get("claims", []))
+
+    return "full" if not has(_ledger(key, profile)) and has(shipped_full(key)) else profile
 
 
 def verdicts_text(key: str, claim: str | None, profile: str) -> str:
@@ -397,9 +445,29 @@ def verdicts_text(key: str, claim: str | None, profile: str) -> str:
     return f"{row.get('type') or row['kind']}, {row['status']}"
 
 
+#: The heading of a chapter page's citation section (its anchor: ``#cite-this-chapter``).
+CITE_HEADING = "Cite this chapter"
+CITE_ANCHOR = "cite-this-chapter"
+
+
+def cite_section_markdown(key: str) -> str:
+    """What a chapter's notebook writes after its ``ledger.finish()`` cell: the headed section (in the
+    page's contents, anchored ``#cite-this-chapter``) that shows the cite block :meth:`Ledger.finish
+    <rnnrepro.book.ledger.Ledger.finish>` glues as ``<key>.cite`` (:func:`cite_block_markdown`)."""
+    return f"## {CITE_HEADING}\n\n```{{glue:md}} {key}.cite\n:format: myst\n```\n"
+
+
+def has_cite_section(chapter: Chapter | str) -> bool:
+    """Whether the chapter's notebook shows its cite block under its own heading (:func:`cite_section_markdown`)."""
+    chapter = _chapter(chapter)
+    notebook = REPO / chapter.notebook
+    return notebook.is_file() and cite_section_markdown(chapter.key) in notebook.read_text()
+
+
 def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
-    """The "Cite this chapter" block of a chapter page (MyST markdown), with links to the page's
-    ledger JSON and figure data (copied beside the page by :mod:`rnnrepro.site.sphinxext.downloads`)."""
+    """The cite block of a chapter page (MyST markdown, shown under the page's "Cite this chapter"
+    heading: :func:`cite_section_markdown`), with links to the page's ledger JSON and figure data
+    (copied beside the page by :mod:`rnnrepro.site.sphinxext.downloads`)."""
     meta, commit, chapter = book_metadata(), build_commit(), _chapter(chapter)
     key = chapter.key
     link = (f"Link to one claim with `{chapter_url(chapter)}#<claim id>`; " if published() else
@@ -409,8 +477,7 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
                    if profile != "full" else "")
     except ConfigError:        # no shipped full result
         shipped = ""
-    lines = ["**Cite this chapter.**", "",
-             f"Built from rnnrepro version {meta['version']}, commit `{commit}`; the numbers on this page "
+    lines = [f"Built from rnnrepro version {meta['version']}, commit `{commit}`; the numbers on this page "
              f"come from the `{profile}` profile (a number from `fast` is not a number from `full`){shipped}. "
              f"Data of this page: <a href=\"{key}.ledger.json\">claims ledger (JSON)</a>, "
              f"<a href=\"{key}.figures.zip\">figure data (npz)</a>. {link}"

@@ -217,12 +217,34 @@ def measured_cell(c: dict, shown: dict | None = None) -> str:
     return f"{inline_html(c['quantity'])} = {value}" if c.get("quantity") else value
 
 
-def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
+def profile_note(profile: str, full: dict | None = None) -> str:
+    """One line saying which profile the numbers in a chapter page's text come from (the run that
+    executed the page, ``profile``) and which the verdicts come from (:func:`headline`); "" without
+    a profile."""
+    if not profile:
+        return ""
+    _, usable = full_rows(full)
+    if profile == "full":
+        said = ("The numbers in this page's text and every verdict come from the paper-scale "
+                "<code>full</code> profile.")
+    elif full is not None and usable:
+        said = (f"The numbers in this page's text come from the <code>{html.escape(profile)}</code> profile "
+                "(this build's run); a verdict marked <code>full</code>, and the value beside it, come from the "
+                "paper-scale run shipped with the book, so they can differ from the text.")
+    else:
+        said = (f"The numbers in this page's text and every verdict come from the <code>{html.escape(profile)}"
+                "</code> profile (this build's run): no current paper-scale <code>full</code> result is shipped.")
+    return f'<p class="rnnrepro-full-note rnnrepro-profile-note">{said}</p>'
+
+
+def verdicts_html(claims: list[dict], *, full: dict | None = None, profile: str = "") -> str:
     """The chapter-top verdict table (HTML, one block), generated from the ledger's paper claims: per
     kind (statements, then experiments) a count line and one row per claim: its reference linked to its
     row in the claims ledger (its evidence), what we measured in the terms of the paper's value
     (``quantity = ours``, :func:`measured_cell`), the paper's value and the headline verdict (the shipped
-    ``full`` one where current, else ``fast``; :func:`headline`), with the profile it comes from."""
+    ``full`` one where current, else ``fast``; :func:`headline`), with the profile it comes from.
+    ``profile``: the run's profile; its :func:`profile_note` ends the block (which profile the page's
+    running numbers come from)."""
     from rnnrepro.book.rows import CLAIM_TYPES, claim_type, type_counts_text
 
     full_by_id, usable = full_rows(full)
@@ -233,14 +255,14 @@ def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
             if c.get("kind", "paper") != "paper":
                 continue
             f = full_by_id.get(c["id"]) if full is not None else None
-            status, profile = headline(c, f, usable)
+            status, decided_by = headline(c, f, usable)
             if claim_type(status) != name:
                 continue
             counts[status] += 1
             cells = (f'<a href="#{html.escape(c["id"])}">{inline_html(c["ref"])}</a>',
-                     measured_cell(c, f if profile == "full" else c),
+                     measured_cell(c, f if decided_by == "full" else c),
                      inline_html(show(c["paper"], c.get("fmt", ".4g"))),
-                     status_badge(status, profile))
+                     status_badge(status, decided_by))
             rows.append(f'<tr data-status="{status_class(status)}">' + "".join(f"<td>{v}</td>" for v in cells) + "</tr>")
         if not rows:
             continue
@@ -251,7 +273,37 @@ def verdicts_html(claims: list[dict], *, full: dict | None = None) -> str:
                      f"<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
     if not parts:
         return '<p class="rnnrepro-claims-title">No paper claims.</p>'
-    return '<div class="rnnrepro-verdicts-block">\n' + "\n".join(parts) + "\n</div>"
+    note = profile_note(profile, full)
+    return '<div class="rnnrepro-verdicts-block">\n' + "\n".join(parts + ([note] if note else [])) + "\n</div>"
+
+
+_VERDICT_ROW = re.compile(r'<tr data-status="[a-z-]+"><td><a href="#([^"]+)">.*?</a></td><td>(.*?)</td>'
+                          r'<td>.*?</td><td>(.*?)</td></tr>', re.S)
+
+
+def verdict_row_mismatches(table: str, claims: list[dict], full: dict | None) -> list[str]:
+    """Rows of a verdict table (HTML as :func:`verdicts_html` writes it, e.g. cut from a built page) whose
+    measured value is not the one of the profile their badge names: a ``full`` badge over the ``fast``
+    value, or the reverse. ``claims``: the page's ledger rows (the ``fast`` run's); ``full``: the shipped
+    full ledger (:func:`shipped_full_ledger`). Empty when every row agrees with itself."""
+    full_by_id, _ = full_rows(full)
+    by_id = {c["id"]: c for c in claims}
+    problems = []
+    for claim_id, ours, badge in _VERDICT_ROW.findall(table):
+        c, profile = by_id.get(claim_id), re.search(r'class="rnnrepro-profile">([a-z]+)<', badge)
+        profile = profile.group(1) if profile else ""
+        if c is None:
+            problems.append(f"{claim_id}: a verdict row with no row in the page's ledger")
+            continue
+        source = full_by_id.get(claim_id) if profile == "full" else c
+        if source is not None and source.get("measured") in ("inf", "-inf", "nan"):   # the JSON's non-finite
+            source = {**source, "measured": float(source["measured"])}
+        if source is None:
+            problems.append(f"{claim_id}: a full badge, but the shipped full ledger has no such row")
+        elif ours != measured_cell(c, source):
+            problems.append(f"{claim_id}: shows {ours!r} under a {profile or '(no profile)'} badge, where the "
+                            f"{profile or 'fast'} value is {measured_cell(c, source)!r}")
+    return problems
 
 
 def headline_text(claims: list[dict], *, full: dict | None = None) -> str:

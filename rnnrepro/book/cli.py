@@ -196,9 +196,16 @@ def stale_full_note(key: str) -> str:
 
 
 def _cmd_cite(args) -> int:
-    from rnnrepro.book.cite import reference
+    from rnnrepro.book.cite import check_claim, cited_profile, reference
 
-    print(reference(get_chapter(args.chapter).key, args.claim, args.format, args.profile, paper=args.paper))
+    key = get_chapter(args.chapter).key
+    text = reference(key, args.claim, args.format, args.profile, paper=args.paper)
+    if args.format == "text":
+        text = without_latex(text)      # a terminal shows no TeX: "$t_0 = 12$" as "t_0 = 12"
+    if not args.paper and args.claim and cited_profile(key, check_claim(key, args.claim), args.profile) != args.profile:
+        print(f"note: no {args.profile} run of {key} here: the reference cites the shipped full result (run "
+              f"`python -m rnnrepro run {key}` first to cite {args.profile} numbers)", file=sys.stderr)
+    print(text)
     return 0
 
 

@@ -2,7 +2,7 @@
 quotes.
 
 A chapter glues through its ledger: ``ledger.claim/finding/check(ID, ...)`` and ``ledger.value(ID, ...)`` glue
-``ID``, ``ledger.figure(FIG, ...)`` glues ``<key>.FIG`` and ``ledger.finish()`` glues ``<key>.verdicts`` and ``<key>.headline`` (the
+``ID``, ``ledger.figure(FIG, ...)`` glues ``<key>.FIG`` and ``ledger.finish()`` glues ``<key>.verdicts``, ``<key>.headline`` and ``<key>.cite`` (the
 chapter-top verdict table) (:class:`rnnrepro.book.ledger.Ledger`). The text quotes
 them as ``{glue:text}`ID:fmt```, ``{glue}`ID```, ``{glue:md}`ID``` or in a ``{glue:figure}`` directive. An id
 quoted but never glued is a typo that only the book build (minutes) would find; :func:`unglued_ids` finds it
@@ -26,6 +26,11 @@ QUOTED = re.compile(r"\{glue(?::\w*)?\}`([^`:\s]+)(?::[^`]*)?`")
 #: The figure directive: ```{glue:figure} id
 QUOTED_FIGURE = re.compile(r"^\s*(?:```+|:::+)\s*\{glue(?::\w+)?\}\s+(\S+)", re.M)
 PLACEHOLDER = "[a-z0-9_]+"
+#: The ledger methods that make a row of the claims ledger, anchored by its id on the page.
+ROWS = {"claim", "finding", "check"}
+#: A link to a claim's anchor in the text: ``[words](#key.item.name)``, ``<a href="#key.item.name">``,
+#: also to another page (``ribeiro.md#ribeiro.fig1.x``, ``ribeiro.html#…``).
+LINKED = re.compile(r'(?:\]\(|href=")[^()"\s#]*#([a-z][a-z0-9_]*\.[a-z0-9_]+\.[a-z0-9_]+)[)"]')
 
 
 def _literal_bindings(loop: ast.For) -> dict[str, list]:
@@ -79,14 +84,15 @@ def parse_cell(source: str) -> ast.Module:
                                    for line in source.splitlines()))
 
 
-def glued_names(key: str, code_cells: list[str]) -> tuple[set[str], list[re.Pattern]]:
-    """(exact names, patterns) that the code cells of chapter ``key`` glue through its ledger."""
+def glued_names(key: str, code_cells: list[str], calls: set[str] = GLUING) -> tuple[set[str], list[re.Pattern]]:
+    """(exact names, patterns) that the code cells of chapter ``key`` glue through its ledger (``calls``: the
+    ledger methods read; :data:`ROWS` for the claim rows only, each of which is an anchor on the page)."""
     exact, patterns = set(), []
 
     def visit(node, bindings):
         if isinstance(node, ast.For):
             bindings = {**bindings, **_literal_bindings(node)}
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in GLUING
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in calls
                 and node.args):
             first = node.args[0]
             prefix = f"{key}." if node.func.attr == "figure" else ""
@@ -102,9 +108,9 @@ def glued_names(key: str, code_cells: list[str]) -> tuple[set[str], list[re.Patt
     for source in code_cells:
         tree = parse_cell(source)
         visit(tree, {})
-        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "finish"
-               for n in ast.walk(tree)):
-            exact.update({f"{key}.verdicts", f"{key}.headline"})
+        if calls is GLUING and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                   and n.func.attr == "finish" for n in ast.walk(tree)):
+            exact.update({f"{key}.verdicts", f"{key}.headline", f"{key}.cite"})
     return exact, patterns
 
 
@@ -124,3 +130,34 @@ def unglued_ids(key: str, notebook: Path) -> list[str]:
     exact, patterns = glued_names(key, [c.source for c in cells if c.cell_type == "code"])
     quoted = quoted_ids([c.source for c in cells if c.cell_type == "markdown"])
     return sorted(i for i in quoted if i not in exact and not any(p.fullmatch(i) for p in patterns))
+
+
+def linked_ids(markdown_cells: list[str]) -> set[str]:
+    """Every claim id the text links to (:data:`LINKED`)."""
+    return {i for text in markdown_cells for i in LINKED.findall(text)}
+
+
+def unanchored_links(notebook: Path, chapters: dict) -> list[str]:
+    """The claim ids the page's text links to that no row of their chapter carries (sorted): a link names
+    ``<key>.<item>.<name>``, and chapter ``key`` (of ``chapters``, the registry) records no such claim,
+    finding or integrity check, nor lists it as a renamed id (:attr:`~rnnrepro.book.profiles.Chapter.renamed`)."""
+    import jupytext
+
+    broken = []
+    rows: dict[str, tuple[set[str], list[re.Pattern]]] = {}
+    links = linked_ids([c.source for c in jupytext.read(notebook).cells if c.cell_type == "markdown"])
+    for claim_id in sorted(links):
+        key = claim_id.split(".")[0]
+        if key not in chapters:
+            broken.append(claim_id)
+            continue
+        if key not in rows:
+            chapter = chapters[key]
+            cells = [c.source for c in jupytext.read(Path(notebook).parent / Path(chapter.notebook).name).cells
+                     if c.cell_type == "code"]
+            exact, patterns = glued_names(key, cells, ROWS)
+            rows[key] = (exact | {old for old, _ in chapter.renamed}, patterns)
+        exact, patterns = rows[key]
+        if claim_id not in exact and not any(p.fullmatch(claim_id) for p in patterns):
+            broken.append(claim_id)
+    return broken

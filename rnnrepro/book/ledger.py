@@ -360,27 +360,32 @@ class Ledger:
         """The claims tables (paper claims, our own findings, integrity checks) as raw HTML blocks for
         MyST markdown, collapsed behind one click (:func:`rnnrepro.book.claims_table.ledger_markdown`); in a ``fast`` run, with
         the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
-        from rnnrepro.book.claims_table import ledger_markdown, shipped_full_ledger
+        from rnnrepro.book.claims_table import ledger_markdown
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=full,
+        return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=self.shipped_full(),
                                renamed=dict(self.chapter.renamed))
 
     def verdicts_html(self) -> str:
         """The chapter-top verdict table (:func:`rnnrepro.book.claims_table.verdicts_html`), glued by
         :meth:`finish` as ``<key>.verdicts`` (the chapter shows it with ``{glue:md}``)."""
-        from rnnrepro.book.claims_table import shipped_full_ledger, verdicts_html
+        from rnnrepro.book.claims_table import verdicts_html
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return verdicts_html([asdict(c) for c in self.claims], full=full)
+        return verdicts_html([asdict(c) for c in self.claims], full=self.shipped_full(), profile=self.params.profile)
 
     def headline_text(self) -> str:
         """The chapter's result in words (:func:`rnnrepro.book.claims_table.headline_text`), glued by
         :meth:`finish` as ``<key>.headline`` for the page's *In short*."""
-        from rnnrepro.book.claims_table import headline_text, shipped_full_ledger
+        from rnnrepro.book.claims_table import headline_text
 
-        full = shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
-        return headline_text([asdict(c) for c in self.claims], full=full)
+        return headline_text([asdict(c) for c in self.claims], full=self.shipped_full())
+
+    def shipped_full(self) -> dict | None:
+        """The chapter's shipped ``full`` ledger that the headline, the verdict table and the claims table
+        read beside a ``fast`` run (:func:`rnnrepro.book.claims_table.shipped_full_ledger`); None in a
+        ``full`` run (it shows itself only) or when none is shipped."""
+        from rnnrepro.book.claims_table import shipped_full_ledger
+
+        return shipped_full_ledger(self.chapter.key) if self.params.profile != "full" else None
 
     def to_json(self) -> dict:
         """The machine-readable ledger (schema version :data:`SCHEMA_VERSION`)."""
@@ -412,13 +417,14 @@ class Ledger:
     def finish(self) -> "ClaimsTable":
         """Write the ledger JSON and return the claims table (the chapter's last cell).
 
-        The table (with each claim's anchor, its id) and the "Cite this chapter" block show as
-        markdown in the book; :meth:`summary`, in plain text, is what nbval compares between two
-        executions.
+        The table (with each claim's anchor, its id) shows as markdown in the book; the cite block is
+        glued as ``<key>.cite`` for the page's "Cite this chapter" section
+        (:func:`rnnrepro.book.cite.cite_section_markdown`), and follows the table on a page without one;
+        :meth:`summary`, in plain text, is what nbval compares between two executions.
         """
         if not self.claims:
             raise ValueError(f"chapter {self.chapter.key} recorded no claims")
-        from rnnrepro.book.cite import cite_block_markdown
+        from rnnrepro.book.cite import CITE_HEADING, cite_block_markdown, has_cite_section
 
         (self.out / f"{self.chapter.key}.failed.txt").unlink(missing_ok=True)
         (self.out / f"{self.chapter.key}.section").unlink(missing_ok=True)
@@ -430,7 +436,11 @@ class Ledger:
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
         self._publish(f"{self.chapter.key}.headline", self.headline_text())
-        markdown = self.table_markdown() + "\n\n" + cite_block_markdown(self.chapter, self.params.profile)
+        cite = cite_block_markdown(self.chapter, self.params.profile)
+        self._publish(f"{self.chapter.key}.cite", GluedMarkdown(cite, "<cite block>"))
+        markdown = self.table_markdown()
+        if not has_cite_section(self.chapter):      # a page without its "Cite this chapter" section
+            markdown += f"\n\n**{CITE_HEADING}.**\n\n" + cite
         return ClaimsTable(markdown, self.summary())
 
     def _log_execution(self, event: str) -> None:
@@ -457,18 +467,25 @@ class Ledger:
             raise ValueError(f"id {name!r} is used twice")
 
 
-class VerdictsTable:
-    """The chapter-top verdict table: markdown (a raw HTML block) for ``{glue:md}``; its plain text says
-    only what it is (the numbers are in the summary nbval compares)."""
+class GluedMarkdown:
+    """Markdown glued for ``{glue:md}`` (the verdict table, the cite block); its plain text says only what
+    it is (``label``: the numbers are in the summary nbval compares)."""
 
-    def __init__(self, markdown: str):
-        self.markdown = markdown
+    def __init__(self, markdown: str, label: str):
+        self.markdown, self.label = markdown, label
 
     def _repr_markdown_(self) -> str:
         return self.markdown
 
     def __repr__(self) -> str:
-        return "<verdict table>"
+        return self.label
+
+
+class VerdictsTable(GluedMarkdown):
+    """The chapter-top verdict table: a raw HTML block for ``{glue:md}``."""
+
+    def __init__(self, markdown: str):
+        super().__init__(markdown, "<verdict table>")
 
 
 class ClaimsTable:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Mapping
 
-from rnnrepro.errors import ConfigError
+from rnnrepro.errors import ConfigError, did_you_mean
 
 PROFILES = ("fast", "full")
 _TYPES = (int, float, bool, str)
@@ -129,7 +129,8 @@ class Chapter:
             if p.name == name:
                 return p
         valid = ", ".join(p.name for p in self.params) or "(none)"
-        raise ConfigError(f"chapter {self.key} has no parameter {name!r}: valid parameters are {valid}")
+        raise ConfigError(f"chapter {self.key} has no parameter {name!r}: "
+                          f"{did_you_mean(name, [p.name for p in self.params])}valid parameters are {valid}")
 
     def resolve(self, profile: str, overrides: Mapping[str, Any] | None = None) -> SimpleNamespace:
         """The parameter values of ``profile`` with ``overrides`` applied, all checked.

@@ -122,13 +122,18 @@ def book_result_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | N
                      scorecard: str = "scorecard.html") -> str:
     """The book-wide result in one sentence (HTML paragraph), each count linked to its rows in the
     scorecard: statements that hold and errata, experiments reproduced, partial and not reproduced
-    (headline verdicts: the shipped ``full`` runs where current, else ``fast``)."""
+    (headline verdicts: the shipped ``full`` runs where current, else ``fast``). The chapters are counted
+    as the table of contents numbers them: a page whose registry entry cites no paper (the front matter)
+    is named as such, not counted as a chapter that tests a paper."""
     t = book_totals(ledgers, fulls)
 
     def link(n: int, status: str, text: str) -> str:
         return f'<a href="{scorecard}?{urlencode({"status": status_class(status)})}">{text}</a>' if n else text
 
-    papers = sum(1 for ledger in ledgers.values() if any(c.get("kind", "paper") == "paper" for c in ledger["claims"]))
+    testing = [key for key, ledger in ledgers.items() if any(c.get("kind", "paper") == "paper" for c in ledger["claims"])]
+    front = [key for key in testing if key in all_chapters() and not all_chapters()[key].cites]   # front matter
+    where = (_plural(len(testing) - len(front), "chapter that tests a paper", "chapters that test papers")
+             + (" and the front matter" if front else ""))
     statements = (f"of the {_plural(t['statements'], 'statement', 'statements')} they print that we checked, "
                   f"{link(t['holds'], 'holds', _plural(t['holds'], 'holds', 'hold'))} and "
                   f"{link(t['erratum'], 'erratum', _plural(t['erratum'], 'is an erratum', 'are errata'))}")
@@ -138,7 +143,7 @@ def book_result_html(ledgers: dict[str, dict], fulls: dict[str, dict | None] | N
                    f"{link(t['partial'], 'partial', str(t['partial']))} partial and "
                    f"{link(t['not reproduced'], 'not reproduced', str(t['not reproduced']))} not reproduced")
     return (f'<p class="rnnrepro-book-result"><strong>The result.</strong> Across the '
-            f"{_plural(papers, 'chapter that tests a paper', 'chapters that test papers')}, {statements}; "
+            f"{where}, {statements}; "
             f"{experiments}.</p>")
 
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import torch
 
-Tensor = torch.Tensor
+from rnnrepro.core.roundoff import ROUNDOFF_FLOOR  # noqa: F401  (the floor lives in core/; read here as before)
 
-#: Distances below this are float64 round-off for states of size about one (a few hundred ulps):
-#: bounds such as L^t d_0 cannot be checked below it.
-ROUNDOFF_FLOOR = 1e-12
+Tensor = torch.Tensor
 
 
 def spread(states: Tensor) -> Tensor:

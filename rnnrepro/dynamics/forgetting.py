@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from rnnrepro.dynamics.convergence import ROUNDOFF_FLOOR, diameter
+from rnnrepro.core.roundoff import ROUNDOFF_FLOOR
+from rnnrepro.dynamics.convergence import diameter
 
 Tensor = torch.Tensor
 

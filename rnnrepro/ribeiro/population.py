@@ -10,6 +10,7 @@ import torch
 
 from rnnrepro.core import cells
 from rnnrepro.core.lyapunov import largest_lyapunov
+from rnnrepro.core.roundoff import ROUNDOFF_FLOOR
 from rnnrepro.ribeiro.paper_sweep import CHANCE, chance_sd, outcome_labels, unflatten
 
 Z95 = 1.959963984540054      #: the standard normal's 97.5 % quantile
@@ -91,11 +92,12 @@ def lyapunov_under_inputs(theta: np.ndarray | torch.Tensor, *, hidden: int = 50,
 
 
 def deep_minima(v: ArrayLike) -> np.ndarray:
-    """Strict local minima of a cost profile deeper than 1e-12 of its largest |value| (far above float64
-    round-off): :func:`minima.strict_minima_beyond` with that tolerance."""
+    """Strict local minima of a cost profile deeper than the round-off floor (1e-12,
+    :data:`~rnnrepro.core.roundoff.ROUNDOFF_FLOOR`) times its largest |value|:
+    :func:`minima.strict_minima_beyond` with that tolerance."""
     from rnnrepro.ribeiro.minima import strict_minima_beyond
     v = np.asarray(v, float)
-    return strict_minima_beyond(v, 1e-12 * float(np.max(np.abs(v))))
+    return strict_minima_beyond(v, ROUNDOFF_FLOOR * float(np.max(np.abs(v))))
 
 
 def minimum_kept(train: ArrayLike, val: ArrayLike, near: int = 2) -> bool:

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from rnnrepro.errors import ConfigError
+from rnnrepro.errors import ConfigError, did_you_mean
 from rnnrepro.book.profiles import Chapter, Param
 
 #: Where the entries are, as the error messages name them.
@@ -30,6 +30,23 @@ def all_chapters() -> dict[str, Chapter]:
     return dict(sorted(found.items(), key=lambda kv: _toc_position(kv[1].notebook)))
 
 
+def entry_line(exc: BaseException, name: str) -> int | None:
+    """The line of the entry ``<name>.py`` (of this folder) where loading it raised ``exc``: a syntax error's
+    line, else the entry's last frame in the traceback (the ``Param(...)`` call that lacks ``full=``); None
+    when the error did not come from the entry's own lines."""
+    import traceback
+    from pathlib import Path
+
+    def ours(filename) -> bool:
+        path = Path(filename or "")
+        return path.name == f"{name}.py" and path.parent.name == "chapters"
+
+    if isinstance(exc, SyntaxError) and ours(exc.filename):
+        return exc.lineno
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if ours(f.filename)]
+    return frames[-1].lineno if frames else None
+
+
 def load_entry(name: str) -> Chapter:
     """The ``CHAPTER`` of ``rnnrepro/book/chapters/<name>.py``, checked; ConfigError otherwise."""
     where = f"{FOLDER}/{name}.py"
@@ -37,8 +54,9 @@ def load_entry(name: str) -> Chapter:
         module = importlib.import_module(f"{__name__}.{name}")
     except Exception as exc:   # any mistake in the entry's code: one line, not a traceback
         first = (str(exc).splitlines() or [""])[0]
-        raise ConfigError(f"{where} does not load ({type(exc).__name__}: {first}): fix that line of the entry") \
-            from None
+        line = entry_line(exc, name)
+        raise ConfigError(f"{where}{f':{line}' if line else ''} does not load ({type(exc).__name__}: {first}): "
+                          f"fix {f'line {line}' if line else 'that line'} of the entry") from None
     chapter = getattr(module, "CHAPTER", None)
     if not isinstance(chapter, Chapter):
         raise ConfigError(f"{where} defines no CHAPTER = Chapter(...): every module of {FOLDER}/ is one "
@@ -118,7 +136,7 @@ def get_chapter(key: str) -> Chapter:
     """The chapter called ``key``, or a ConfigError listing the valid chapters."""
     chapters = all_chapters()
     if key not in chapters:
-        raise ConfigError(f"unknown chapter {key!r}: choose one of {', '.join(chapters)}")
+        raise ConfigError(f"unknown chapter {key!r}: {did_you_mean(key, chapters)}choose one of {', '.join(chapters)}")
     return chapters[key]
 
 
