@@ -1,4 +1,5 @@
-"""Command line: ``python -m rnnrepro list``, ``run CHAPTER``, ``params CHAPTER``, ``cite CHAPTER``,
+"""Command line: ``python -m rnnrepro list``, ``run CHAPTER [--explore]``, ``value CHAPTER [ID]``,
+``params CHAPTER``, ``cite CHAPTER``,
 ``fetch-data``, ``sensitivity CHAPTER``, ``ship-full CHAPTER`` and ``generate``.
 
 Only light modules are imported at start (the chapter registry, the profiles, the paths); papermill,
@@ -150,6 +151,11 @@ def _cmd_run(args) -> int:
     chapter = get_chapter(args.chapter)
     check_profile(args.profile)
     overrides = parse_overrides(chapter, args.param)
+    if args.explore:
+        return _explore(chapter, args.profile, overrides, args.out, args.only)
+    if args.only is not None:
+        raise ConfigError("--only runs one section in an exploration run: add --explore")
+    args.out = args.out or str(DEFAULT_OUT)
     check_chapter_data(chapter)
     writable_out(Path(args.out))
     import papermill
@@ -175,6 +181,50 @@ def _cmd_run(args) -> int:
         print(f"  {claim.get('type') or claim['kind']:10s} {claim['status']:15s} {claim['id']}")
     print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
           f"(CPU: {ledger['environment']['cpu']['capability']})")
+    return 0
+
+
+def _explore(chapter, profile: str, overrides: dict, out: str | None, only: str | None) -> int:
+    """``run KEY --explore``: run past failing rows, print every row's measured value, criterion and verdict."""
+    from rnnrepro.book.explore import EXPLORE_OUT, explore_chapter, rows_table
+
+    out = Path(out or EXPLORE_OUT)
+    print(f"exploring {chapter.key} ({chapter.notebook}) with profile {profile}"
+          + (f" and {overrides}" if overrides else "") + (f", section {only} only" if only else "")
+          + f" → {out} (failing rows are reported, not raised)", flush=True)
+    t0 = time.perf_counter()
+    result = explore_chapter(chapter.key, profile, overrides, out, only=only)
+    wall = time.perf_counter() - t0
+    ledger = result["ledger"]
+    for index, name, message in result["errors"]:
+        print(f"  cell {index} raised {name}: {without_latex(message)}")
+    if ledger is None:
+        print(f"{chapter.key}: no ledger was written (the chapter's first cells raised); the executed notebook "
+              f"{result['notebook']} shows where", file=sys.stderr)
+        return 1
+    print(rows_table(ledger))
+    failed = list(dict.fromkeys(row_id for _, row_id, _ in ledger["failures"]))
+    print(f"{chapter.key}: {len(ledger['claims'])} rows, {len(failed)} failing"
+          + (f" ({', '.join(i.removeprefix(chapter.key + '.') for i in failed)})" if failed else "")
+          + f", {len(result['errors'])} cells raised; {wall:.1f} s\nnotebook: {result['notebook']}\n"
+          f"ledger:   {result['ledger_path']} (read a number back: python -m rnnrepro value {chapter.key} ROW_ID)")
+    return 0
+
+
+def _cmd_value(args) -> int:
+    from rnnrepro.book.explore import newest_ledger, recorded_value, rows_table
+
+    chapter = get_chapter(args.chapter)
+    path = newest_ledger(chapter.key, args.out)
+    ledger = json.loads(path.read_text())
+    if args.id is None:
+        print(f"{path} ({'exploration' if ledger.get('explore') else ledger['profile']} run, "
+              f"{ledger['created_utc']})")
+        print(rows_table(ledger))
+        for name, value in ledger.get("values", {}).items():
+            print(f"value  {name.removeprefix(chapter.key + '.')} = {value}")
+        return 0
+    print(recorded_value(ledger, args.id))
     return 0
 
 
@@ -275,7 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
     sub = parser.add_subparsers(dest="command", required=True,
-                                metavar="{list,run,params,cite,sensitivity,ship-full,generate,fetch-data}")
+                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -285,8 +335,24 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--profile", default="fast", help=f"one of {', '.join(PROFILES)} (default: fast)")
     p_run.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                        help="override one parameter (repeatable)")
-    p_run.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default: _build/runs)")
+    p_run.add_argument("--out", default=None,
+                       help="output folder (default: _build/runs; with --explore, _build/explore)")
+    p_run.add_argument("--explore", action="store_true",
+                       help="exploration run: go on past failing rows and cells that raise, always write the "
+                            "executed notebook and the ledger, print every row's measured value, criterion and "
+                            "verdict, exit 0 (the default run stops at the first failing row)")
+    p_run.add_argument("--only", default=None, metavar="SECTION",
+                       help="with --explore: run one section (a name the chapter's cells pass to ledger.section) "
+                            "and the cells it needs")
     p_run.set_defaults(func=_cmd_run)
+    p_value = sub.add_parser("value", help="print a number recorded by a chapter's last run (a row's measured "
+                                           "value or a value in the prose); without ID, all of them")
+    p_value.add_argument("chapter", help="chapter key (see `list`)")
+    p_value.add_argument("id", nargs="?", default=None,
+                         help="row or value id, in full or without the chapter's key (contraction.banach_steps)")
+    p_value.add_argument("--out", default=None, help="folder of the run (default: the newest of _build/explore, "
+                                                     "_build/runs and the book build)")
+    p_value.set_defaults(func=_cmd_value)
     p_params = sub.add_parser("params", help="a chapter's parameters: meaning, value in each profile, valid range")
     p_params.add_argument("chapter", help="chapter key (see `list`)")
     p_params.set_defaults(func=_cmd_params)

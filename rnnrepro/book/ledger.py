@@ -43,6 +43,9 @@ from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATU
 from rnnrepro.book.quotes import MIN_WORDS
 
 PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensitivity); failures are collected
+#: Set (to anything non-empty): an exploration run (``run KEY --explore``, :func:`rnnrepro.book.explore.explore_chapter`):
+#: failing rows are collected, not raised, and the ledger is written whatever they say, marked ``"explore": true``.
+EXPLORE_ENV = "RNNREPRO_EXPLORE"
 SCHEMA_VERSION = 3
 SECTION_LIMIT_ENV = "RNNREPRO_SECTION_LIMIT_S"   # overrides a section's wall-clock bound (seconds)
 #: A section that runs longer than this (seconds, per profile) has run away: it fails, naming itself.
@@ -280,9 +283,10 @@ class Ledger:
     def _fail(self, error: AssertionError) -> None:
         """Record the failure in ``<out>/<key>.failed.txt`` (read by ``list`` and CI), then raise it.
 
-        In a sensitivity run (``$RNNREPRO_PERTURB`` set) the failure is only collected
-        (:attr:`failures`), so that one run tells which rows a perturbed helper breaks."""
-        if os.environ.get(PERTURB_ENV):
+        In a sensitivity run (``$RNNREPRO_PERTURB`` set) or an exploration run (``$RNNREPRO_EXPLORE`` set) the
+        failure is only collected (:attr:`failures`), so that one run tells which rows a perturbed helper or an
+        override breaks."""
+        if os.environ.get(PERTURB_ENV) or exploring():
             self.failures.append((self.claims[-1].kind, self.claims[-1].id, str(error)))
             return
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -402,6 +406,7 @@ class Ledger:
             "findings": self.n_findings(),
             "integrity_checks": self.n_checks(),
             "failures": [list(f) for f in self.failures],
+            **({"explore": True} if exploring() else {}),
             "claims": [_jsonable(asdict(c)) for c in self.claims],
             "values": _jsonable(self.values),
             "figures": self.figures,
@@ -422,7 +427,7 @@ class Ledger:
         (self.out / f"{self.chapter.key}.section").unlink(missing_ok=True)
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
-        if self.failures:
+        if self.failures and not exploring():
             raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
@@ -466,6 +471,11 @@ class ClaimsTable:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def exploring() -> bool:
+    """Whether this is an exploration run (``$RNNREPRO_EXPLORE`` set): failing rows are collected, not raised."""
+    return bool(os.environ.get(EXPLORE_ENV))
 
 
 def counts_line(ledger: dict) -> str:

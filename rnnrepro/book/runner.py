@@ -43,16 +43,9 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     failed_path.unlink(missing_ok=True)
     t0 = time.perf_counter()
     source = REPO / chapter.notebook
-    previous = os.environ.get(OUT_ENV)
-    os.environ[OUT_ENV] = str(out)
     try:
-        with noting_interrupts():
-            papermill.execute_notebook(
-                jupytext.read(source), str(out / f"{key}.ipynb"),
-                parameters={"profile": profile, "overrides": dict(overrides or {})},
-                cwd=str(source.parent), kernel_name="python3", log_output=False,
-                progress_bar=sys.stderr.isatty() if progress is None else progress,
-                kernel_manager_class=ipc_kernel_manager())
+        with environment({OUT_ENV: str(out)}):
+            execute(jupytext.read(source), source.parent, out / f"{key}.ipynb", profile, overrides, progress)
     except papermill.PapermillExecutionError as exc:
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
@@ -67,14 +60,39 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
         failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: interrupted (Ctrl-C) after "
                                f"{time.perf_counter() - t0:.0f} s; its partial outputs were removed\n")
         raise
-    finally:
-        if previous is None:
-            os.environ.pop(OUT_ENV, None)
-        else:
-            os.environ[OUT_ENV] = previous
     if not ledger_path.is_file():
         raise RnnreproError(f"{key} ran but wrote no ledger: its last cell must call ledger.finish()")
     return json.loads(ledger_path.read_text())
+
+
+def execute(notebook, cwd: Path, path: Path, profile: str, overrides: dict | None, progress: bool | None,
+            **engine) -> None:
+    """Execute ``notebook`` (a chapter read by jupytext) with papermill in folder ``cwd``, writing the executed
+    notebook to ``path``; ``engine`` goes to nbclient (``allow_errors=True``: an exploration run goes on past a
+    cell that raised). Raises ``papermill.PapermillExecutionError`` for the first cell that raised."""
+    import papermill
+
+    with noting_interrupts():
+        papermill.execute_notebook(
+            notebook, str(path), parameters={"profile": profile, "overrides": dict(overrides or {})},
+            cwd=str(cwd), kernel_name="python3", log_output=False,
+            progress_bar=sys.stderr.isatty() if progress is None else progress,
+            kernel_manager_class=ipc_kernel_manager(), **engine)
+
+
+@contextmanager
+def environment(values: dict[str, str]):
+    """Set the environment variables ``values`` (inherited by the kernels started meanwhile); restore them after."""
+    previous = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def writable_out(out: Path) -> Path:
