@@ -229,7 +229,8 @@ def test_explore_runs_past_a_failing_row_and_prints_every_rows_value(tmp_path):
 
     from rnnrepro.book.rows import show
 
-    res = run_cli("run", "dynamics", "--explore", "-p", "n_steps", "10", "--out", str(tmp_path))
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", "dynamics", "--explore", "-p", "n_steps", "10",
+                          "--out", str(tmp_path)], capture_output=True, text=True)     # a whole chapter: no timeout
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "dynamics.ipynb").is_file() and not (tmp_path / "dynamics.failed.txt").exists()
     ledger = json.loads((tmp_path / "dynamics.ledger.json").read_text())
@@ -290,3 +291,41 @@ def test_value_reads_a_row_or_a_value_back(tmp_path, capsys):
     assert "a.b statement 0.25 ≤ 1 met, CONTROL MET (2)" in " ".join(out.split()) and "a.steps = 124" in out
     assert cli.main(["value", "dynamics", "a.b", "--out", str(tmp_path / "none")]) == 2
     assert "run `python -m rnnrepro run dynamics --explore` first" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- a student edition (no solutions)
+def test_the_student_config_is_the_books_with_hide_solutions():
+    import yaml
+
+    book = yaml.safe_load((paths.REPO / "_config.yml").read_text())
+    student = cli.student_config(book)
+    assert student["sphinx"]["config"]["hide_solutions"] is True
+    assert "hide_solutions" not in (book["sphinx"].get("config") or {}) or \
+        book["sphinx"]["config"]["hide_solutions"] is False                   # the book itself shows them
+    del student["sphinx"]["config"]["hide_solutions"]
+    book["sphinx"].setdefault("config", {})
+    book["sphinx"]["config"].pop("hide_solutions", None)
+    assert student == book                                                     # nothing else changes
+    assert cli.student_config({})["sphinx"]["config"] == {"hide_solutions": True}
+
+
+def test_hide_solutions_leaves_every_solution_out_of_a_page(tmp_path):
+    """The mechanism of the student edition, on a one-page Sphinx project with the book's exercise syntax: with
+    hide_solutions the exercise stays and its solution is gone; without it both are on the page."""
+    import subprocess
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text('extensions = ["myst_parser", "sphinx_exercise"]\n'
+                                 'myst_enable_extensions = ["colon_fence", "dollarmath"]\n')
+    (src / "index.md").write_text("# Page\n\n:::{exercise} A question\n:label: ex-demo-one\n\nWhat is $1 + 1$?\n:::\n\n"
+                                  ":::{solution} ex-demo-one\n:class: dropdown\n\nThe answer is two, said plainly.\n:::\n")
+    pages = {}
+    for hide in (False, True):
+        out = tmp_path / f"html-{hide}"
+        res = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", "-D", f"hide_solutions={int(hide)}",
+                              str(src), str(out)], capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        pages[hide] = (out / "index.html").read_text()
+    assert "A question" in pages[True] and "A question" in pages[False]
+    assert "The answer is two" in pages[False] and "The answer is two" not in pages[True]

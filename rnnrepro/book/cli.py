@@ -228,6 +228,45 @@ def _cmd_value(args) -> int:
     return 0
 
 
+#: The student edition's configuration, written beside _config.yml for the build (its local paths resolve from there).
+STUDENT_CONFIG = "_config.student.yml"
+
+
+def student_config(config: dict) -> dict:
+    """The book's configuration (``_config.yml`` read as a dict) for a student edition: the same, with
+    sphinx-exercise's ``hide_solutions`` on, so that every ``{solution}`` block is left out of the pages."""
+    import copy
+
+    student = copy.deepcopy(config)
+    sphinx = student.setdefault("sphinx", {}) or {}
+    student["sphinx"] = sphinx
+    sphinx.setdefault("config", {})
+    sphinx["config"] = dict(sphinx["config"] or {}, hide_solutions=True)
+    return student
+
+
+def _cmd_student_edition(args) -> int:
+    """Build the book without the exercises' solutions into ``--out`` (a second full build: it executes the
+    chapters again, in its own execution cache)."""
+    import subprocess
+
+    import yaml
+
+    out = Path(args.out).resolve()
+    path = REPO / STUDENT_CONFIG
+    path.write_text("# written by `python -m rnnrepro student-edition` for one build, then removed\n"
+                    + yaml.safe_dump(student_config(yaml.safe_load((REPO / "_config.yml").read_text())),
+                                     sort_keys=False, allow_unicode=True))
+    command = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+               "build", str(REPO), "--config", str(path), "--path-output", str(out)]
+    print("building the student edition (no solutions) → " + str(out / "_build" / "html"), flush=True)
+    try:
+        result = subprocess.run(command, cwd=REPO)
+    finally:
+        path.unlink(missing_ok=True)
+    return result.returncode
+
+
 def stale_full_note(key: str) -> str:
     """One line when the chapter's shipped ``full`` result is stale (its code cells changed since it was
     shipped) or damaged, saying how to re-ship it; empty when it is current or none is shipped."""
@@ -325,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
     sub = parser.add_subparsers(dest="command", required=True,
-                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,fetch-data}")
+                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,student-edition,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -384,6 +423,11 @@ def build_parser() -> argparse.ArgumentParser:
                                             "table, results/sensitivity.md) from the registry and the results")
     p_gen.add_argument("--check", action="store_true", help="rewrite nothing; exit 1 naming each out-of-date file")
     p_gen.set_defaults(func=_cmd_generate)
+    p_student = sub.add_parser("student-edition", help="build the book without the exercises' solutions "
+                                                       "(sphinx-exercise's hide_solutions), for a course")
+    p_student.add_argument("--out", default=str(REPO / "_build" / "student"),
+                           help="output folder (default: _build/student; the site is in its _build/html)")
+    p_student.set_defaults(func=_cmd_student_edition)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
     p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")
