@@ -318,8 +318,10 @@ def test_hide_solutions_leaves_every_solution_out_of_a_page(tmp_path):
     src.mkdir()
     (src / "conf.py").write_text('extensions = ["myst_parser", "sphinx_exercise"]\n'
                                  'myst_enable_extensions = ["colon_fence", "dollarmath"]\n')
-    (src / "index.md").write_text("# Page\n\n:::{exercise} A question\n:label: ex-demo-one\n\nWhat is $1 + 1$?\n:::\n\n"
-                                  ":::{solution} ex-demo-one\n:class: dropdown\n\nThe answer is two, said plainly.\n:::\n")
+    (src / "index.md").write_text("# Page\n\n:::{exercise} A question\n:label: ex-demo-one\n\n"
+                                  "What is $1 + 1$?\n:::\n\n"
+                                  ":::{solution} ex-demo-one\n:class: dropdown\n\n"
+                                  "The answer is two, said plainly.\n:::\n")
     pages = {}
     for hide in (False, True):
         out = tmp_path / f"html-{hide}"

@@ -121,7 +121,8 @@ An outline.
 
 def test_exercises_are_read_with_their_solutions():
     one, two, three = read_exercises(PAGE)
-    assert one == Exercise("li", "ex-li-one", "predict", (("a", "1"), ("b", "x")), claim="li.x.y", outcome="ClaimFailed")
+    assert one == Exercise("li", "ex-li-one", "predict", (("a", "1"), ("b", "x")), claim="li.x.y",
+                           outcome="ClaimFailed")
     assert one.command == "python -m rnnrepro run li -p a 1 -p b x"
     assert two == Exercise("li", "ex-li-two", "derive", (("c", "0.5"),), only="sec", value_id="x.z", expected="0.36")
     assert two.command == "python -m rnnrepro run li --explore --only sec -p c 0.5" and two.tolerance() == 0.005

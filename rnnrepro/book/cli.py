@@ -228,6 +228,19 @@ def _cmd_value(args) -> int:
     return 0
 
 
+def _cmd_scaffold_claim(args) -> int:
+    from rnnrepro.book.scaffold import scaffold_claim
+
+    chapter = get_chapter(args.chapter)
+    written = scaffold_claim(chapter.key, args.name)
+    for path in written:
+        print(f"wrote {path.relative_to(REPO)}")
+    print(f"next: python -m pytest -q {written[1].relative_to(REPO)}; then "
+          f"python -m rnnrepro run {chapter.key} --explore --only draft_{args.name} (the row shows marked draft; "
+          f"CONTRIBUTING, 'Adding one claim', says how it becomes a claim)")
+    return 0
+
+
 #: The student edition's configuration, written beside _config.yml for the build (its local paths resolve from there).
 STUDENT_CONFIG = "_config.student.yml"
 
@@ -364,7 +377,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
     sub = parser.add_subparsers(dest="command", required=True,
-                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,student-edition,fetch-data}")
+                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,"
+                                        "scaffold-claim,student-edition,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -423,6 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
                                             "table, results/sensitivity.md) from the registry and the results")
     p_gen.add_argument("--check", action="store_true", help="rewrite nothing; exit 1 naming each out-of-date file")
     p_gen.set_defaults(func=_cmd_generate)
+    p_scaffold = sub.add_parser("scaffold-claim", help="add a draft row to a chapter: its module, its unit test and "
+                                                       "a draft cell (shown marked draft; never stops the run)")
+    p_scaffold.add_argument("chapter", help="chapter key (see `list`)")
+    p_scaffold.add_argument("name", help="the draft's name: lowercase letters, digits, _ (row id <key>.draft.<name>)")
+    p_scaffold.set_defaults(func=_cmd_scaffold_claim)
     p_student = sub.add_parser("student-edition", help="build the book without the exercises' solutions "
                                                        "(sphinx-exercise's hide_solutions), for a course")
     p_student.add_argument("--out", default=str(REPO / "_build" / "student"),

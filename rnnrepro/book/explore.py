@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from rnnrepro.book.chapters import get_chapter
-from rnnrepro.book.paths import DEFAULT_OUT, OUT_ENV, REPO, ledger_paths
+from rnnrepro.book.paths import OUT_ENV, REPO, ledger_paths
 from rnnrepro.errors import ConfigError, RnnreproError
 
 #: Where ``run KEY --explore`` writes by default (apart from the strict runs' ``_build/runs``).
