@@ -119,6 +119,12 @@ def test_kernels_use_ipc_not_tcp():
     assert runner.ipc_kernel_manager()().transport == "ipc"
 
 
+def test_on_windows_kernels_use_tcp_on_the_loopback_address(monkeypatch):
+    monkeypatch.setattr(runner.sys, "platform", "win32")
+    km = runner.ipc_kernel_manager()()
+    assert (km.transport, km.ip) == ("tcp", "127.0.0.1")
+
+
 @pytest.mark.parametrize("latex, plain", [
     (r"the negative control ($W = 1.05 Q$ (no $k \le 60$ suffices; counted as 61)) = 0.251",
      "the negative control (W = 1.05 Q (no k ≤ 60 suffices; counted as 61)) = 0.251"),

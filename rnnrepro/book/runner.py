@@ -193,7 +193,7 @@ def ipc_kernel_manager():
     network, and ipykernel has no reason to warn about TCP without encryption. Each kernel's sockets
     live in a fresh temporary folder (jupyter_client's default, ``kernel-ipc-N`` in the working
     directory, left socket files beside the chapters, and a second kernel in one process collided
-    with the first's)."""
+    with the first's). On Windows, whose ZeroMQ has no IPC sockets, the kernel talks over TCP on 127.0.0.1."""
     import shutil
     import tempfile
 
@@ -205,7 +205,9 @@ def ipc_kernel_manager():
             if len(base) > 60 and os.path.isdir("/tmp"):      # a socket's path must stay under ~100 characters
                 base = "/tmp"
             self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-", dir=base)
-            super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
+            where = (dict(transport="tcp", ip="127.0.0.1") if sys.platform == "win32"
+                     else dict(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc")))
+            super().__init__(**where, **kwargs)
             _LIVE_KERNELS.add(self)
 
         async def _async_launch_kernel(self, kernel_cmd, **kw) -> None:
