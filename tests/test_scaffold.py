@@ -30,7 +30,7 @@ def test_a_draft_row_is_recorded_marked_draft_and_never_stops_the_run(tmp_path):
 def _copy(dest):
     for name in ("rnnrepro", "tests", "book"):
         shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for name in ("_toc.yml", "_config.yml", "pyproject.toml", "README.md", "CONTRIBUTING.md"):
+    for name in ("_toc.yml", "_config.yml", "pyproject.toml", "README.md", "CONTRIBUTING.md", "CITATION.cff"):
         shutil.copy2(REPO / name, dest / name)
 
 

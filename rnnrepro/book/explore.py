@@ -142,8 +142,12 @@ def needed_cells(code: dict[int, str], keep: set[int]) -> set[int]:
 
 def _names(source: str) -> tuple[set[str], set[str], set[str]]:
     """(names a cell defines, names it reads that are not builtins, names it changes in place)."""
+    import warnings
+
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():             # a cell's "\s" in a plain string: the kernel's business
+            warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
+            tree = ast.parse(source)
     except SyntaxError:
         return set(), set(), set()
     defines, reads, changes = set(), set(), set()
