@@ -119,6 +119,16 @@ def test_kernels_use_ipc_not_tcp():
     assert runner.ipc_kernel_manager()().transport == "ipc"
 
 
+def test_a_console_without_utf8_prints_the_math_characters_as_question_marks(monkeypatch):
+    import io
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["params", "li"]) == 0          # its parameter help has characters cp1252 lacks
+    out.flush()
+    assert b"?" in out.buffer.getvalue()
+
+
 def test_on_windows_kernels_use_tcp_on_the_loopback_address(monkeypatch):
     monkeypatch.setattr(runner.sys, "platform", "win32")
     km = runner.ipc_kernel_manager()()
