@@ -121,6 +121,22 @@ def test_kernels_use_ipc_not_tcp():
     assert runner.ipc_kernel_manager()().transport == "ipc"
 
 
+def test_a_console_without_utf8_prints_the_math_characters_as_question_marks(monkeypatch):
+    import io
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["params", "li"]) == 0          # its parameter help has characters cp1252 lacks
+    out.flush()
+    assert b"?" in out.buffer.getvalue()
+
+
+def test_on_windows_kernels_use_tcp_on_the_loopback_address(monkeypatch):
+    monkeypatch.setattr(runner.sys, "platform", "win32")
+    km = runner.ipc_kernel_manager()()
+    assert (km.transport, km.ip) == ("tcp", "127.0.0.1")
+
+
 @pytest.mark.parametrize("latex, plain", [
     (r"the negative control ($W = 1.05 Q$ (no $k \le 60$ suffices; counted as 61)) = 0.251",
      "the negative control (W = 1.05 Q (no k ≤ 60 suffices; counted as 61)) = 0.251"),
@@ -219,3 +235,117 @@ def test_the_stale_note_names_a_damaged_shipped_result(monkeypatch):
 
     monkeypatch.setattr(full, "shipped_full", damaged)
     assert cli.stale_full_note("li") == "note: shipped full result of li is missing or corrupted: restore it with git"
+
+
+# ---------------------------------------------------------------------- exploration runs (`run KEY --explore`)
+@pytest.mark.chapter
+def test_explore_runs_past_a_failing_row_and_prints_every_rows_value(tmp_path):
+    """An override that fails a claim (dynamics at 10 contraction steps: `contraction.single_point`, among others):
+    the exploration run exits 0, leaves the executed notebook and the ledger (marked explore, the failing rows
+    recorded), and prints one line per row with its measured value, criterion and verdict."""
+    import json
+
+    from rnnrepro.book.rows import show
+
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", "dynamics", "--explore", "-p", "n_steps", "10",
+                          "--out", str(tmp_path)], capture_output=True, text=True)     # a whole chapter: no timeout
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "dynamics.ipynb").is_file() and not (tmp_path / "dynamics.failed.txt").exists()
+    ledger = json.loads((tmp_path / "dynamics.ledger.json").read_text())
+    assert ledger["explore"] is True and ledger["explore_errors"] == []
+    failed = {row_id for _, row_id, _ in ledger["failures"]}
+    assert "dynamics.contraction.single_point" in failed
+    lines = res.stdout.splitlines()
+    for claim in ledger["claims"]:
+        short = claim["id"].removeprefix("dynamics.")
+        [line] = [line for line in lines if line.split()[:1] == [short]]
+        assert show(claim["measured"], claim["fmt"]) in line
+        assert line.rstrip().endswith("met") != (claim["id"] in failed) or "CONTROL MET" in line, line
+    assert "FAILED" in next(line for line in lines if line.startswith("contraction.single_point "))
+    value = run_cli("value", "dynamics", "contraction.single_point", "--out", str(tmp_path))
+    assert value.returncode == 0 and float(value.stdout) == ledger["claims"][1]["measured"]
+
+
+def test_explore_refuses_an_unknown_section_and_only_without_explore():
+    res = run_cli("run", "dynamics", "--explore", "--only", "nosuch")
+    assert res.returncode == 2 and "dynamics has no section 'nosuch': choose one of lstm, contraction" in res.stderr
+    res = run_cli("run", "dynamics", "--only", "lyapunov")
+    assert res.returncode == 2 and "add --explore" in res.stderr
+
+
+def test_one_section_keeps_the_cells_it_needs():
+    import jupytext
+
+    from rnnrepro.book.explore import needed_cells, select_section
+
+    code = {0: "import math\np = 1", 1: "a = p + 1", 2: "b = 2", 3: "b[0] = 3", 4: "c = b + math.pi",
+            5: "def f(x):\n    return x + b", 6: "print(c, f(1), len(a))", 7: "%matplotlib inline"}
+    assert needed_cells(code, {0, 4}) == {0, 2, 3, 4}               # b's definition and its change in place
+    assert needed_cells(code, {0, 6}) == {0, 1, 2, 3, 4, 5, 6}      # builtins (print, len) are not looked up
+    assert needed_cells(code, {7}) == {7}                           # IPython syntax: no names
+    nb = jupytext.read(paths.REPO / get_chapter("dynamics").notebook)
+    sources = [c.source for c in select_section(nb, "lyapunov", "dynamics").cells]
+    assert any('ledger.section("lyapunov")' in s for s in sources) and "ledger.finish()" in sources[-1]
+    assert not any('ledger.section("memory")' in s for s in sources)
+    assert 'run = start("dynamics"' in "".join(sources)
+
+
+def test_value_reads_a_row_or_a_value_back(tmp_path, capsys):
+    import json
+
+    ledger = {"chapter": "dynamics", "profile": "fast", "created_utc": "2026-01-01T00:00:00+00:00", "explore": True,
+              "claims": [{"id": "dynamics.a.b", "kind": "paper", "type": "statement", "measured": 0.25, "fmt": ".3g",
+                          "criterion": r"$\le 1$", "holds": True, "control": 2.0, "control_holds": True}],
+              "values": {"dynamics.a.steps": 124}}
+    (tmp_path / "dynamics.ledger.json").write_text(json.dumps(ledger))
+    assert cli.main(["value", "dynamics", "a.b", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "0.25\n"
+    assert cli.main(["value", "dynamics", "dynamics.a.steps", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "124\n"
+    assert cli.main(["value", "dynamics", "a.step", "--out", str(tmp_path)]) == 2
+    assert "did you mean dynamics.a.steps" in capsys.readouterr().err
+    assert cli.main(["value", "dynamics", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "a.b statement 0.25 ≤ 1 met, CONTROL MET (2)" in " ".join(out.split()) and "a.steps = 124" in out
+    assert cli.main(["value", "dynamics", "a.b", "--out", str(tmp_path / "none")]) == 2
+    assert "run `python -m rnnrepro run dynamics --explore` first" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- a student edition (no solutions)
+def test_the_student_config_is_the_books_with_hide_solutions():
+    import yaml
+
+    book = yaml.safe_load((paths.REPO / "_config.yml").read_text())
+    student = cli.student_config(book)
+    assert student["sphinx"]["config"]["hide_solutions"] is True
+    assert "hide_solutions" not in (book["sphinx"].get("config") or {}) or \
+        book["sphinx"]["config"]["hide_solutions"] is False                   # the book itself shows them
+    del student["sphinx"]["config"]["hide_solutions"]
+    book["sphinx"].setdefault("config", {})
+    book["sphinx"]["config"].pop("hide_solutions", None)
+    assert student == book                                                     # nothing else changes
+    assert cli.student_config({})["sphinx"]["config"] == {"hide_solutions": True}
+
+
+def test_hide_solutions_leaves_every_solution_out_of_a_page(tmp_path):
+    """The mechanism of the student edition, on a one-page Sphinx project with the book's exercise syntax: with
+    hide_solutions the exercise stays and its solution is gone; without it both are on the page."""
+    import subprocess
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text('extensions = ["myst_parser", "sphinx_exercise"]\n'
+                                 'myst_enable_extensions = ["colon_fence", "dollarmath"]\n')
+    (src / "index.md").write_text("# Page\n\n:::{exercise} A question\n:label: ex-demo-one\n\n"
+                                  "What is $1 + 1$?\n:::\n\n"
+                                  ":::{solution} ex-demo-one\n:class: dropdown\n\n"
+                                  "The answer is two, said plainly.\n:::\n")
+    pages = {}
+    for hide in (False, True):
+        out = tmp_path / f"html-{hide}"
+        res = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", "-D", f"hide_solutions={int(hide)}",
+                              str(src), str(out)], capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        pages[hide] = (out / "index.html").read_text()
+    assert "A question" in pages[True] and "A question" in pages[False]
+    assert "The answer is two" in pages[False] and "The answer is two" not in pages[True]

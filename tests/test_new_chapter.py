@@ -117,24 +117,47 @@ ledger.finish()
 
 ## Exercises
 
-**Exercise 1.** Forget faster:
+:::{{exercise}} Forget faster
+:label: ex-{KEY}-faster
 
 ```bash
-.venv/bin/python -m rnnrepro run {KEY} -p lam 0.5
+python -m rnnrepro run {KEY} -p lam 0.5
 ```
+:::
 
-:::{{dropdown}} Expected outcome
+:::{{solution}} ex-{KEY}-faster
+:class: dropdown
+
 The run stops at `{KEY}.thm1.rate` with `ClaimFailed`: the rate follows the weight.
 :::
 
-**Exercise 2.** Forget a little faster:
+:::{{exercise}} The rate by hand
+:label: ex-{KEY}-rate
+
+Derive the rate at $\\lambda = 0.8$, then check:
 
 ```bash
-.venv/bin/python -m rnnrepro run {KEY} -p lam 0.8
+python -m rnnrepro run {KEY} --explore -p lam 0.8
+python -m rnnrepro value {KEY} thm1.rate
 ```
+:::
 
-:::{{dropdown}} Expected outcome
-The run stops at `{KEY}.thm1.rate` with `ClaimFailed`: the rate follows the weight.
+:::{{solution}} ex-{KEY}-rate
+:class: dropdown
+
+The rate is the weight: `python -m rnnrepro value {KEY} thm1.rate` prints 0.8.
+:::
+
+:::{{exercise}} Two units (open)
+:label: ex-{KEY}-open
+
+Generalise `rnnrepro.{KEY}.rates.decay_rate` to two units.
+:::
+
+:::{{solution}} ex-{KEY}-open
+:class: dropdown
+
+An outline: the rate is the spectral radius.
 :::
 '''
 

@@ -1,4 +1,5 @@
-"""Command line: ``python -m rnnrepro list``, ``run CHAPTER``, ``params CHAPTER``, ``cite CHAPTER``,
+"""Command line: ``python -m rnnrepro list``, ``run CHAPTER [--explore]``, ``value CHAPTER [ID]``,
+``params CHAPTER``, ``cite CHAPTER``,
 ``fetch-data``, ``sensitivity CHAPTER``, ``ship-full CHAPTER`` and ``generate``.
 
 Only light modules are imported at start (the chapter registry, the profiles, the paths); papermill,
@@ -150,6 +151,11 @@ def _cmd_run(args) -> int:
     chapter = get_chapter(args.chapter)
     check_profile(args.profile)
     overrides = parse_overrides(chapter, args.param)
+    if args.explore:
+        return _explore(chapter, args.profile, overrides, args.out, args.only)
+    if args.only is not None:
+        raise ConfigError("--only runs one section in an exploration run: add --explore")
+    args.out = args.out or str(DEFAULT_OUT)
     check_chapter_data(chapter)
     writable_out(Path(args.out))
     import papermill
@@ -176,6 +182,102 @@ def _cmd_run(args) -> int:
     print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
           f"(CPU: {ledger['environment']['cpu']['capability']})")
     return 0
+
+
+def _explore(chapter, profile: str, overrides: dict, out: str | None, only: str | None) -> int:
+    """``run KEY --explore``: run past failing rows, print every row's measured value, criterion and verdict."""
+    from rnnrepro.book.explore import EXPLORE_OUT, explore_chapter, rows_table
+
+    out = Path(out or EXPLORE_OUT)
+    print(f"exploring {chapter.key} ({chapter.notebook}) with profile {profile}"
+          + (f" and {overrides}" if overrides else "") + (f", section {only} only" if only else "")
+          + f" → {out} (failing rows are reported, not raised)", flush=True)
+    t0 = time.perf_counter()
+    result = explore_chapter(chapter.key, profile, overrides, out, only=only)
+    wall = time.perf_counter() - t0
+    ledger = result["ledger"]
+    for index, name, message in result["errors"]:
+        print(f"  cell {index} raised {name}: {without_latex(message)}")
+    if ledger is None:
+        print(f"{chapter.key}: no ledger was written (the chapter's first cells raised); the executed notebook "
+              f"{result['notebook']} shows where", file=sys.stderr)
+        return 1
+    print(rows_table(ledger))
+    failed = list(dict.fromkeys(row_id for _, row_id, _ in ledger["failures"]))
+    print(f"{chapter.key}: {len(ledger['claims'])} rows, {len(failed)} failing"
+          + (f" ({', '.join(i.removeprefix(chapter.key + '.') for i in failed)})" if failed else "")
+          + f", {len(result['errors'])} cells raised; {wall:.1f} s\nnotebook: {result['notebook']}\n"
+          f"ledger:   {result['ledger_path']} (read a number back: python -m rnnrepro value {chapter.key} ROW_ID)")
+    return 0
+
+
+def _cmd_value(args) -> int:
+    from rnnrepro.book.explore import newest_ledger, recorded_value, rows_table
+
+    chapter = get_chapter(args.chapter)
+    path = newest_ledger(chapter.key, args.out)
+    ledger = json.loads(path.read_text())
+    if args.id is None:
+        print(f"{path} ({'exploration' if ledger.get('explore') else ledger['profile']} run, "
+              f"{ledger['created_utc']})")
+        print(rows_table(ledger))
+        for name, value in ledger.get("values", {}).items():
+            print(f"value  {name.removeprefix(chapter.key + '.')} = {value}")
+        return 0
+    print(recorded_value(ledger, args.id))
+    return 0
+
+
+def _cmd_scaffold_claim(args) -> int:
+    from rnnrepro.book.scaffold import scaffold_claim
+
+    chapter = get_chapter(args.chapter)
+    written = scaffold_claim(chapter.key, args.name)
+    for path in written:
+        print(f"wrote {path.relative_to(REPO)}")
+    print(f"next: python -m pytest -q {written[1].relative_to(REPO)}; then "
+          f"python -m rnnrepro run {chapter.key} --explore --only draft_{args.name} (the row shows marked draft; "
+          f"CONTRIBUTING, 'Adding one claim', says how it becomes a claim)")
+    return 0
+
+
+#: The student edition's configuration, written beside _config.yml for the build (its local paths resolve from there).
+STUDENT_CONFIG = "_config.student.yml"
+
+
+def student_config(config: dict) -> dict:
+    """The book's configuration (``_config.yml`` read as a dict) for a student edition: the same, with
+    sphinx-exercise's ``hide_solutions`` on, so that every ``{solution}`` block is left out of the pages."""
+    import copy
+
+    student = copy.deepcopy(config)
+    sphinx = student.setdefault("sphinx", {}) or {}
+    student["sphinx"] = sphinx
+    sphinx.setdefault("config", {})
+    sphinx["config"] = dict(sphinx["config"] or {}, hide_solutions=True)
+    return student
+
+
+def _cmd_student_edition(args) -> int:
+    """Build the book without the exercises' solutions into ``--out`` (a second full build: it executes the
+    chapters again, in its own execution cache)."""
+    import subprocess
+
+    import yaml
+
+    out = Path(args.out).resolve()
+    path = REPO / STUDENT_CONFIG
+    path.write_text("# written by `python -m rnnrepro student-edition` for one build, then removed\n"
+                    + yaml.safe_dump(student_config(yaml.safe_load((REPO / "_config.yml").read_text())),
+                                     sort_keys=False, allow_unicode=True))
+    command = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+               "build", str(REPO), "--config", str(path), "--path-output", str(out)]
+    print("building the student edition (no solutions) → " + str(out / "_build" / "html"), flush=True)
+    try:
+        result = subprocess.run(command, cwd=REPO)
+    finally:
+        path.unlink(missing_ok=True)
+    return result.returncode
 
 
 def stale_full_note(key: str) -> str:
@@ -282,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rnnrepro",
                                      description="Run the chapters of the rnnrepro book, cite them, fetch their data.")
     sub = parser.add_subparsers(dest="command", required=True,
-                                metavar="{list,run,params,cite,sensitivity,ship-full,generate,fetch-data}")
+                                metavar="{list,run,value,params,cite,sensitivity,ship-full,generate,"
+                                        "scaffold-claim,student-edition,fetch-data}")
     p_list = sub.add_parser("list", help="the chapters, their profiles and the status of their last ledger")
     p_list.add_argument("--out", default=None,
                         help="folder of the runs (default: the newer of _build/runs and the book build)")
@@ -292,8 +395,24 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("--profile", default="fast", help=f"one of {', '.join(PROFILES)} (default: fast)")
     p_run.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                        help="override one parameter (repeatable)")
-    p_run.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default: _build/runs)")
+    p_run.add_argument("--out", default=None,
+                       help="output folder (default: _build/runs; with --explore, _build/explore)")
+    p_run.add_argument("--explore", action="store_true",
+                       help="exploration run: go on past failing rows and cells that raise, always write the "
+                            "executed notebook and the ledger, print every row's measured value, criterion and "
+                            "verdict, exit 0 (the default run stops at the first failing row)")
+    p_run.add_argument("--only", default=None, metavar="SECTION",
+                       help="with --explore: run one section (a name the chapter's cells pass to ledger.section) "
+                            "and the cells it needs")
     p_run.set_defaults(func=_cmd_run)
+    p_value = sub.add_parser("value", help="print a number recorded by a chapter's last run (a row's measured "
+                                           "value or a value in the prose); without ID, all of them")
+    p_value.add_argument("chapter", help="chapter key (see `list`)")
+    p_value.add_argument("id", nargs="?", default=None,
+                         help="row or value id, in full or without the chapter's key (contraction.banach_steps)")
+    p_value.add_argument("--out", default=None, help="folder of the run (default: the newest of _build/explore, "
+                                                     "_build/runs and the book build)")
+    p_value.set_defaults(func=_cmd_value)
     p_params = sub.add_parser("params", help="a chapter's parameters: meaning, value in each profile, valid range")
     p_params.add_argument("chapter", help="chapter key (see `list`)")
     p_params.set_defaults(func=_cmd_params)
@@ -325,6 +444,16 @@ def build_parser() -> argparse.ArgumentParser:
                                             "table, results/sensitivity.md) from the registry and the results")
     p_gen.add_argument("--check", action="store_true", help="rewrite nothing; exit 1 naming each out-of-date file")
     p_gen.set_defaults(func=_cmd_generate)
+    p_scaffold = sub.add_parser("scaffold-claim", help="add a draft row to a chapter: its module, its unit test and "
+                                                       "a draft cell (shown marked draft; never stops the run)")
+    p_scaffold.add_argument("chapter", help="chapter key (see `list`)")
+    p_scaffold.add_argument("name", help="the draft's name: lowercase letters, digits, _ (row id <key>.draft.<name>)")
+    p_scaffold.set_defaults(func=_cmd_scaffold_claim)
+    p_student = sub.add_parser("student-edition", help="build the book without the exercises' solutions "
+                                                       "(sphinx-exercise's hide_solutions), for a course")
+    p_student.add_argument("--out", default=str(REPO / "_build" / "student"),
+                           help="output folder (default: _build/student; the site is in its _build/html)")
+    p_student.set_defaults(func=_cmd_student_edition)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")
     p_fetch.add_argument("--base-url", default=None, help="where the files are (default: their public source)")
@@ -333,6 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    for stream in (sys.stdout, sys.stderr):      # a console or pipe without UTF-8 (Windows' cp1252) prints ≤ as ?
+        if hasattr(stream, "reconfigure") and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            stream.reconfigure(errors="replace")
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -43,7 +43,13 @@ from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATU
 from rnnrepro.book.quotes import MIN_WORDS
 
 PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensitivity); failures are collected
+#: Set (to anything non-empty): an exploration run (``run KEY --explore``,
+#: :func:`rnnrepro.book.explore.explore_chapter`): failing rows are collected, not raised, and the ledger is
+#: written whatever they say, marked ``"explore": true``.
+EXPLORE_ENV = "RNNREPRO_EXPLORE"
 SCHEMA_VERSION = 3
+#: What a draft row's statement starts with on the page (:meth:`Ledger.draft`).
+DRAFT_PREFIX = "Draft (not reviewed; not in the shipped full result): "
 SECTION_LIMIT_ENV = "RNNREPRO_SECTION_LIMIT_S"   # overrides a section's wall-clock bound (seconds)
 #: A section that runs longer than this (seconds, per profile) has run away: it fails, naming itself.
 SECTION_LIMIT_S = {"fast": 1800.0, "full": 7200.0}   # a hang guard, far above any honest section
@@ -134,6 +140,7 @@ class Ledger:
         self.figures: dict[str, dict] = {}
         self.sections: dict[str, float] = {}
         self.failures: list[tuple[str, str, str]] = []   # (kind, id, message), sensitivity runs only
+        self.drafts: list[str] = []                          # ids of the draft rows (:meth:`draft`)
         self._publish = publish
         self._out = out
         self._section = ""
@@ -252,9 +259,21 @@ class Ledger:
                             status=OBSERVED, paper=paper, control=control, control_note=control_note,
                             no_control=no_control, fmt=fmt, quantity=quantity)
 
+    def draft(self, id: str, statement: str, *, ref: str, measured: Any, criterion, control: Any = None,
+              control_note: str = "", no_control: str = "", fmt: str = ".4g", quantity: str = "") -> Claim:
+        """Record a draft row (``python -m rnnrepro scaffold-claim``; CONTRIBUTING, *Adding one claim*): a finding of
+        ours whose statement the page shows marked draft (:data:`DRAFT_PREFIX`), made in a code cell tagged
+        ``draft`` (left out of the code hash of a shipped result, :func:`~rnnrepro.book.paths.code_sha256`, so that
+        adding one leaves the shipped ``full`` result current). It never stops the run: a failing criterion or a
+        control that meets it is recorded (the row's ``holds`` and ``control_holds``; the ledger's ``drafts``) and
+        shown. Ready, it becomes a :meth:`claim` (quoting the paper) or a :meth:`finding` outside the draft cell."""
+        return self._record("finding", id, DRAFT_PREFIX + statement, ref=ref, measured=measured, criterion=criterion,
+                            status=OBSERVED, paper=None, control=control, control_note=control_note,
+                            no_control=no_control, fmt=fmt, quantity=quantity, draft=True)
+
     def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
                 paper: Any, control: Any, control_note: str, no_control: str, fmt: str, quote: str = "",
-                quantity: str = "") -> Claim:
+                quantity: str = "", draft: bool = False) -> Claim:
         self._check_id(id)
         measured, control = plain(measured), plain(control)
         if not isinstance(measured, (bool, int, float)):
@@ -271,6 +290,9 @@ class Ledger:
             claim.control_holds = bool(criterion.holds(control))
         self.claims.append(claim)
         self._publish(id, measured)
+        if draft:
+            self.drafts.append(id)
+            return claim
         if not claim.holds:
             self._fail(ClaimFailed(f"{id}: measured {claim.shown(measured)} does not satisfy {claim.criterion} "
                                    f"({statement})"))
@@ -282,9 +304,10 @@ class Ledger:
     def _fail(self, error: AssertionError) -> None:
         """Record the failure in ``<out>/<key>.failed.txt`` (read by ``list`` and CI), then raise it.
 
-        In a sensitivity run (``$RNNREPRO_PERTURB`` set) the failure is only collected
-        (:attr:`failures`), so that one run tells which rows a perturbed helper breaks."""
-        if os.environ.get(PERTURB_ENV):
+        In a sensitivity run (``$RNNREPRO_PERTURB`` set) or an exploration run (``$RNNREPRO_EXPLORE`` set) the
+        failure is only collected (:attr:`failures`), so that one run tells which rows a perturbed helper or an
+        override breaks."""
+        if os.environ.get(PERTURB_ENV) or exploring():
             self.failures.append((self.claims[-1].kind, self.claims[-1].id, str(error)))
             return
         stamp = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -409,6 +432,8 @@ class Ledger:
             "findings": self.n_findings(),
             "integrity_checks": self.n_checks(),
             "failures": [list(f) for f in self.failures],
+            **({"explore": True} if exploring() else {}),
+            **({"drafts": list(self.drafts)} if self.drafts else {}),
             "claims": [_jsonable(asdict(c)) for c in self.claims],
             "values": _jsonable(self.values),
             "figures": self.figures,
@@ -431,7 +456,7 @@ class Ledger:
         path = self.out / f"{self.chapter.key}.ledger.json"
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n")
         self._log_execution("finished")
-        if self.failures:
+        if self.failures and not exploring():
             raise ClaimFailed(f"{len(self.failures)} rows failed in a sensitivity run: "
                               + "; ".join(f"{kind} {id}" for kind, id, _ in self.failures))
         self._publish(f"{self.chapter.key}.verdicts", VerdictsTable(self.verdicts_html()))
@@ -500,6 +525,11 @@ class ClaimsTable:
 
     def __repr__(self) -> str:
         return self.text
+
+
+def exploring() -> bool:
+    """Whether this is an exploration run (``$RNNREPRO_EXPLORE`` set): failing rows are collected, not raised."""
+    return bool(os.environ.get(EXPLORE_ENV))
 
 
 def counts_line(ledger: dict) -> str:

@@ -61,12 +61,14 @@ def code_sha256(notebook: Path) -> str:
     Prose, captions, cell tags, the way code is split into cells and a claim's ``quantity=`` label on a
     line of its own (presentation: :meth:`rnnrepro.book.ledger.Ledger.claim`) do not change it, so a
     shipped result stays current when only the page's text changes (:func:`rnnrepro.book.full.shipped_full`).
+    Nor do the cells tagged ``draft`` (a draft row, :meth:`rnnrepro.book.ledger.Ledger.draft`, before its re-ship).
     """
     import hashlib
 
     import jupytext
 
     lines = [line.rstrip() for cell in jupytext.read(notebook).cells if cell.cell_type == "code"
+             and "draft" not in cell.metadata.get("tags", [])
              for line in cell.source.splitlines()
              if line.strip() and not line.lstrip().startswith(("#", "quantity="))]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()

@@ -43,16 +43,9 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     failed_path.unlink(missing_ok=True)
     t0 = time.perf_counter()
     source = REPO / chapter.notebook
-    previous = os.environ.get(OUT_ENV)
-    os.environ[OUT_ENV] = str(out)
     try:
-        with noting_interrupts():
-            papermill.execute_notebook(
-                jupytext.read(source), str(out / f"{key}.ipynb"),
-                parameters={"profile": profile, "overrides": dict(overrides or {})},
-                cwd=str(source.parent), kernel_name="python3", log_output=False,
-                progress_bar=sys.stderr.isatty() if progress is None else progress,
-                kernel_manager_class=ipc_kernel_manager())
+        with environment({OUT_ENV: str(out)}):
+            execute(jupytext.read(source), source.parent, out / f"{key}.ipynb", profile, overrides, progress)
     except papermill.PapermillExecutionError as exc:
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
@@ -67,14 +60,39 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
         failed_path.write_text(f"{time.strftime('%Y-%m-%dT%H:%M:%S%z')} {profile}: interrupted (Ctrl-C) after "
                                f"{time.perf_counter() - t0:.0f} s; its partial outputs were removed\n")
         raise
-    finally:
-        if previous is None:
-            os.environ.pop(OUT_ENV, None)
-        else:
-            os.environ[OUT_ENV] = previous
     if not ledger_path.is_file():
         raise RnnreproError(f"{key} ran but wrote no ledger: its last cell must call ledger.finish()")
     return json.loads(ledger_path.read_text())
+
+
+def execute(notebook, cwd: Path, path: Path, profile: str, overrides: dict | None, progress: bool | None,
+            **engine) -> None:
+    """Execute ``notebook`` (a chapter read by jupytext) with papermill in folder ``cwd``, writing the executed
+    notebook to ``path``; ``engine`` goes to nbclient (``allow_errors=True``: an exploration run goes on past a
+    cell that raised). Raises ``papermill.PapermillExecutionError`` for the first cell that raised."""
+    import papermill
+
+    with noting_interrupts():
+        papermill.execute_notebook(
+            notebook, str(path), parameters={"profile": profile, "overrides": dict(overrides or {})},
+            cwd=str(cwd), kernel_name="python3", log_output=False,
+            progress_bar=sys.stderr.isatty() if progress is None else progress,
+            kernel_manager_class=ipc_kernel_manager(), **engine)
+
+
+@contextmanager
+def environment(values: dict[str, str]):
+    """Set the environment variables ``values`` (inherited by the kernels started meanwhile); restore them after."""
+    previous = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def writable_out(out: Path) -> Path:
@@ -175,7 +193,7 @@ def ipc_kernel_manager():
     network, and ipykernel has no reason to warn about TCP without encryption. Each kernel's sockets
     live in a fresh temporary folder (jupyter_client's default, ``kernel-ipc-N`` in the working
     directory, left socket files beside the chapters, and a second kernel in one process collided
-    with the first's)."""
+    with the first's). On Windows, whose ZeroMQ has no IPC sockets, the kernel talks over TCP on 127.0.0.1."""
     import shutil
     import tempfile
 
@@ -187,7 +205,9 @@ def ipc_kernel_manager():
             if len(base) > 60 and os.path.isdir("/tmp"):      # a socket's path must stay under ~100 characters
                 base = "/tmp"
             self._ipc_folder = tempfile.mkdtemp(prefix="rnnrepro-kernel-", dir=base)
-            super().__init__(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc"), **kwargs)
+            where = (dict(transport="tcp", ip="127.0.0.1") if sys.platform == "win32"
+                     else dict(transport="ipc", ip=os.path.join(self._ipc_folder, "kernel-ipc")))
+            super().__init__(**where, **kwargs)
             _LIVE_KERNELS.add(self)
 
         async def _async_launch_kernel(self, kernel_cmd, **kw) -> None:

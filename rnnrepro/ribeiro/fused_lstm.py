@@ -8,10 +8,18 @@ recurrent weight gradient as one product over all steps, and trains the seeds on
 Clipping and Adam are :class:`BatchedTrainer`'s, so a seed follows it (and the authors' loop) within
 float32 round-off. The extension is compiled once per machine with torch's C++ toolchain (about a
 minute) into ``$RNNREPRO_BUILD_DIR`` (default ``~/.cache/rnnrepro``).
+
+The extension is optional: :func:`cpu_trainer` (what ``paper_sweep.trainer_class`` gives on the CPU) falls back to
+:class:`BatchedTrainer`, the same training in plain PyTorch (autograd; a seed follows the fused trainer within
+float32 round-off, slower), with one line on stderr, where no C++ compiler or ninja is found or the CPU is not
+x86-64 (the extension is built with AVX2 and FMA).
 """
 from __future__ import annotations
 
 import os
+import platform
+import shutil
+import sys
 from pathlib import Path
 
 import torch
@@ -44,6 +52,42 @@ def extension():
             raise RuntimeError(f"could not compile the fused LSTM trainer in {folder} ({err}); "
                                "use BatchedTrainer instead (sweep_runner --trainer batched)") from err
     return _EXTENSION
+
+
+def missing_toolchain() -> str:
+    """Why the extension cannot be built here ("" when it can be tried): a CPU that is not x86-64, no C++ compiler
+    (``$CXX``, else ``c++``; ``cl`` on Windows) on the PATH, or no ninja (torch builds extensions with it)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return f"a {platform.machine() or 'non-x86'} CPU (the extension is built for x86-64 with AVX2 and FMA)"
+    cxx = os.environ.get("CXX") or ("cl" if sys.platform == "win32" else "c++")
+    if shutil.which(cxx) is None:
+        return f"no C++ compiler ({cxx}) on the PATH"
+    from torch.utils.cpp_extension import is_ninja_available
+    if not is_ninja_available():
+        return "no ninja on the PATH"
+    return ""
+
+
+_FALLBACK_SAID = False
+
+
+def cpu_trainer() -> type[BatchedTrainer]:
+    """:class:`FusedTrainer` where its extension is (or can be) built, else :class:`BatchedTrainer` (the same
+    training in plain PyTorch), saying so once on stderr: what a CPU run uses, so that a machine without a
+    compiler runs the book."""
+    global _FALLBACK_SAID
+    reason = "" if _EXTENSION is not None else missing_toolchain()
+    if not reason:
+        try:
+            extension()
+            return FusedTrainer
+        except RuntimeError as err:
+            reason = str(err.__cause__ or err).splitlines()[0][:200]
+    if not _FALLBACK_SAID:
+        print(f"note: the fused C++ LSTM trainer is not available ({reason}); training with the pure-PyTorch "
+              f"BatchedTrainer instead (the same results within float32 round-off, slower)", file=sys.stderr)
+        _FALLBACK_SAID = True
+    return BatchedTrainer
 
 
 class Workspace:

@@ -80,12 +80,16 @@ TRAINERS = ("auto", "fused", "batched")
 
 def trainer_class(trainer: str, device: str) -> type[BatchedTrainer]:
     """The trainer class for a device: "auto" is the fastest correct one (:class:`FusedTrainer` on the CPU,
-    :class:`BatchedTrainer` with CUDA-graph replay on a GPU)."""
+    :class:`BatchedTrainer` with CUDA-graph replay on a GPU). On the CPU "auto" falls back to
+    :class:`BatchedTrainer` where the fused trainer cannot be built (no compiler: :func:`fused_lstm.cpu_trainer`)."""
     if trainer not in TRAINERS:
         raise ValueError(f"unknown trainer {trainer!r}; choose from {', '.join(TRAINERS)}")
-    if trainer == "fused" or (trainer == "auto" and torch.device(device).type == "cpu"):
+    if trainer == "fused":
         from rnnrepro.ribeiro.fused_lstm import FusedTrainer
         return FusedTrainer
+    if trainer == "auto" and torch.device(device).type == "cpu":
+        from rnnrepro.ribeiro.fused_lstm import cpu_trainer
+        return cpu_trainer()
     return BatchedTrainer
 
 
@@ -105,7 +109,7 @@ def replay(art: Artifact, idx: Sequence[int], data: Sequence[torch.Tensor], *, s
     if any(i >= shipped for i in idx):
         raise ValueError(f"the artefact ships snapshots for its first {shipped} seeds only; seed indices {list(idx)} "
                          f"asked for (re-export with --snapshot-seeds {max(idx) + 1})")
-    trainer = trainer_class("fused" if cfg.get("trainer") == "FusedTrainer" else "batched", "cpu")
+    trainer = trainer_class("auto" if cfg.get("trainer") == "FusedTrainer" else "batched", "cpu")
     bt = trainer([cfg["seeds"][i] for i in idx], data, hidden=cfg["hidden"], lr=cfg["lr"],
                         milestones=cfg["milestones"], gamma=cfg["gamma"], clip=cfg["clip"], batch=cfg["batch"],
                         reduction=cfg["reduction"], device="cpu", graph=False)
