@@ -329,7 +329,7 @@ def test_each_execution_is_logged_when_it_starts_and_when_it_finishes(tmp_path, 
     assert [(r["chapter"], r["profile"], r["event"]) for r in records] == [("demo", "fast", "started"),
                                                                            ("demo", "fast", "finished")]
     assert records[1]["capability"] and records[1]["wall_s"] >= 0
-    assert records[0]["overrides"] == []
+    assert records[0]["overrides"] == [] and records[0]["explore"] is False
     Ledger(CH, CH.resolve("fast", {"seed": 4}), seeds={"seed": 4}, publish=lambda *a: None, out=tmp_path)
     assert json.loads(log.read_text().splitlines()[2])["overrides"] == ["seed"]     # an exercise's run
     monkeypatch.delenv("RNNREPRO_EXECUTION_LOG")

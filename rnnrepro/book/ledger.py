@@ -469,15 +469,17 @@ class Ledger:
         return ClaimsTable(markdown, self.summary())
 
     def _log_execution(self, event: str) -> None:
-        """Append ``{"chapter", "profile", "overrides", "event", "capability", "wall_s"}`` as one JSON line
-        to ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from it);
-        ``overrides``: the parameters that differ from the profile's (an exercise's run)."""
+        """Append ``{"chapter", "profile", "overrides", "explore", "event", "capability", "wall_s"}`` as one
+        JSON line to ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from
+        it); ``overrides``: the parameters that differ from the profile's (an exercise's run); ``explore``:
+        an exploration run (an exercise's, usually of one section)."""
         log = os.environ.get(EXECUTION_LOG_ENV)
         if not log:
             return
         defaults = as_dict(self.chapter.resolve(self.params.profile))
         overrides = sorted(k for k, v in as_dict(self.params).items() if defaults.get(k) != v)
-        record = {"chapter": self.chapter.key, "profile": self.params.profile, "overrides": overrides, "event": event,
+        record = {"chapter": self.chapter.key, "profile": self.params.profile, "overrides": overrides,
+                  "explore": exploring(), "event": event,
                   "capability": cpu_info()["capability"], "wall_s": round(time.perf_counter() - self._t0, 1)}
         with open(log, "a", encoding="utf8") as stream:
             stream.write(json.dumps(record) + "\n")
