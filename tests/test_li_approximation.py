@@ -113,3 +113,44 @@ def test_uniform_fit_beats_least_squares_and_perturbations():
     rng = np.random.default_rng(0)
     for _ in range(20):
         assert best <= A.l1_residual(rho, b + 1e-3 * rng.standard_normal(m) * np.abs(b).max(), beta) * (1 + 1e-6)
+
+
+def _rule_error_by_quad(omega, m, L, x_max):
+    """Independent reference: ∫_0^∞ |ρ − ρ̂| dt / ‖ρ‖₁ by scipy quad in u = log(1 + t), no rnnrepro grid."""
+    from scipy.integrate import quad
+    from scipy.special import gamma
+    x = np.linspace(-L / omega, x_max, m)
+    wts = np.full(m, x[1] - x[0])
+    wts[[0, -1]] /= 2
+    a = wts * np.exp((1 + omega) * x - np.exp(x)) / gamma(1 + omega)
+
+    def integrand(u):
+        t = np.expm1(u)
+        return abs((1 + t) ** (-(1 + omega)) - a @ np.exp(-np.exp(x) * t)) * np.exp(u)
+
+    edges = np.linspace(0, 40 / omega, 400)
+    total = sum(quad(integrand, lo, hi, limit=200)[0] for lo, hi in zip(edges[:-1], edges[1:]))
+    return total * omega
+
+
+@pytest.mark.parametrize("omega", [1.0, 0.25])
+def test_trapezoid_rule_error_agrees_with_quad_and_obeys_the_omega_free_bound(omega):
+    h, L, x_max = 0.9, 4.5, 3.0
+    m = A.trapezoid_rule_width(omega, h, L, x_max)
+    assert m == int(np.ceil((x_max + L / omega) / h)) + 1
+    err = A.trapezoid_rule_error(omega, m, L, x_max)
+    assert err == pytest.approx(_rule_error_by_quad(omega, m, L, x_max), rel=1e-3)
+    assert err <= A.trapezoid_rule_bound(h, L, x_max)["total"]
+
+
+def test_trapezoid_rule_bound_terms_and_bad_input():
+    b = A.trapezoid_rule_bound(0.9, 4.5, 3.0)
+    assert b["lower"] == pytest.approx(np.exp(-4.5) * 1.45 / A.GAMMA_MIN)
+    assert b["total"] == pytest.approx(b["discretisation"] + b["lower"] + b["upper"])
+    assert A.trapezoid_rule_bound(0.45, 4.5, 3.0)["discretisation"] < 1e-3 * b["discretisation"]  # e^{-2πd/h}
+    from scipy.special import gamma
+    assert A.GAMMA_MIN <= gamma(np.linspace(1, 2, 1001)).min() + 1e-15
+    with pytest.raises(ValueError, match="positive"):
+        A.trapezoid_rule_bound(0.9, -1.0, 3.0)
+    with pytest.raises(ValueError, match="omega"):
+        A.free_rate_metric(0.0)

@@ -21,7 +21,7 @@ def test_density_and_curse_small():
     assert not unlabelled_axes(figures.density(ms, dens, {k: v[0] for k, v in targets.items()}))
     cur = approximation_sweeps.curse([1.0, 0.5], np.array([2, 4, 8, 16]), 2.0 ** -np.arange(7.0, -1, -1),
                                      eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0, 0.5],
-                                     x_mins=np.linspace(-20, 0, 5))
+                                     free_Ls=np.linspace(1, 8, 8))
     assert cur["m_eps"][1] > cur["m_eps"][0] and cur["cond13"] > 1e3 >= cur["cond13_exp"]
     # the power law's rate scales with ω; exponential memory of the same time-scale keeps one (fast) rate
     # (β grid of powers of 2: e^{-ωt}/(1+ωt) at ω = 1/2 is the ω = 1 kernel rescaled, so its rate is the same)
@@ -44,7 +44,7 @@ def test_curse_raises_when_the_best_beta_is_on_the_grid_edge():
     ms, betas = np.array([8, 12]), np.geomspace(0.5, 2.0, 3)   # (1+t)^{-2} wants beta near 0.1 at m = 8
     with pytest.raises(approximation_sweeps.BetaOnGridEdge, match="edge"):
         approximation_sweeps.curse([1.0], ms, betas, eps_uniform=0.05, eps_free=0.05, free_omegas=[1.0],
-                                   x_mins=np.linspace(-20, 0, 5))
+                                   free_Ls=np.linspace(1, 8, 8))
     approximation_sweeps.check_inside(np.array([1.0]), betas, "inside")   # an interior point passes
 
 
@@ -60,3 +60,12 @@ def test_exact_instance_attains_the_closed_form():
     assert np.all(np.abs(res["err"] / res["closed"] - 1) < 0.01)
     assert np.all(res["wider"] < 1e-12)
     assert res["closed"][0] == 0.5   # m = 1: 2·4^{-1}; best constant for s on [0, 1] is 1/2, error 1/4
+
+
+def test_fixed_rule_stays_below_its_omega_free_bound():
+    r = approximation_sweeps.fixed_rule([1, 4, 16], h=0.9, L=4.5, x_max=3.0)
+    assert list(r["m"]) == [10, 25, 85]                                  # ⌈(3 + 4.5/ω)/0.9⌉ + 1
+    assert np.all(r["err"] <= r["bound"]["total"]) and r["bound"]["total"] < 0.05
+    assert r["err_fixed_width"][-1] > 10 * r["bound"]["total"]           # width kept: the error grows
+    with pytest.raises(ValueError, match="1/ω"):
+        approximation_sweeps.fixed_rule([0.5], h=0.9, L=4.5, x_max=3.0)

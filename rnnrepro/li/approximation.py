@@ -183,6 +183,54 @@ def free_rate_width(omega: float, eps: float, metric: L1Metric, x_mins: Sequence
     return hi, w_best
 
 
+def free_rate_metric(omega: float, tail_tol: float = 1e-4, dx: float = 0.25, n_gauss: int = 8) -> L1Metric:
+    """L1Metric for ρ = (1+t)^{-(1+ω)} on Gauss panels of width ≤ ``dx`` in x = log(1 + t), reaching far
+    enough (at least t = 1e30) that the mass beyond is at most ``tail_tol`` of ‖ρ‖₁: long memories (small ω)
+    and the exponentially small rates the free-rate networks use need t up to tail_tol^{-1/ω}."""
+    if not 0 < omega <= 1:
+        raise ValueError(f"omega must be in (0, 1], got {omega!r}")
+    x_end = max(math.log1p(_T_MAX_POWER), -math.log(tail_tol) / omega)
+    x, wx = _gauss_panels(np.linspace(0, x_end, max(240, math.ceil(x_end / dx)) + 1), n_gauss)
+    return power_law_metric(omega, grid=(np.expm1(x), wx * np.exp(x)))
+
+
+GAMMA_MIN = 0.8856031944108887   # min of Γ on [1, 2] (at 1.4616…): bounds 1/Γ(1 + ω) for every ω ∈ (0, 1]
+
+
+def trapezoid_rule_width(omega: float, h: float, L: float, x_max: float) -> int:
+    """Width m of the fixed free-rate rule: nodes from x_min = −L/ω to ``x_max`` at step ≤ h,
+    m = ⌈(x_max + L/ω)/h⌉ + 1 (linear in 1/ω)."""
+    return math.ceil((x_max + L / omega) / h) + 1
+
+
+def trapezoid_rule_bound(h: float, L: float, x_max: float) -> dict:
+    """An ω-free bound on the relative L¹ error of ``laplace_rates(ω, m, −L/ω, x_max)`` with step ≤ h, valid
+    for every ω ∈ (0, 1] (so for the width :func:`trapezoid_rule_width`, linear in 1/ω) → dict of floats
+    ``discretisation``, ``lower``, ``upper``, ``total``.
+
+    The rule is the trapezoidal rule for (1+t)^{-(1+ω)} = Γ(1+ω)^{-1}∫ f(x) dx, f = e^{(1+ω)x − e^x(1+t)}.
+    *Discretisation* (the rule on all nodes x_min + kh, k ∈ Z; analytic-strip bound, Trefethen & Weideman
+    2014, Thm 5.1): in |Im x| < d < π/2, ∫|f(x+iy)|dx = (cos y (1+t))^{-(1+ω)}, so after integrating over t
+    and dividing by ‖ρ‖₁ = 1/ω the error is at most 2(cos d)^{-2}/(e^{2πd/h} − 1) (minimised over d).
+    *Truncation*: a node x with weight w carries relative mass ω·w·e^{ωx − e^x}/Γ(1+ω); the nodes below
+    x_min and half the end node give at most e^{-L}(1 + h/2)/Γ_min, those above x_max and half the end
+    node at most (e^{-e^{x_max}} + (h/2)e^{x_max − e^{x_max}})/Γ_min (x_max > 0)."""
+    if not (h > 0 and L > 0 and x_max > 0):
+        raise ValueError(f"h, L and x_max must be positive, got h={h!r}, L={L!r}, x_max={x_max!r}")
+    d = np.linspace(1e-3, math.pi / 2 - 1e-3, 4000)
+    disc = float(np.min(2 / np.cos(d) ** 2 / np.expm1(2 * math.pi * d / h)))
+    lower = math.exp(-L) * (1 + h / 2) / GAMMA_MIN
+    upper = (math.exp(-math.exp(x_max)) + h / 2 * math.exp(x_max - math.exp(x_max))) / GAMMA_MIN
+    return dict(discretisation=disc, lower=lower, upper=upper, total=disc + lower + upper)
+
+
+def trapezoid_rule_error(omega: float, m: int, L: float, x_max: float, metric: L1Metric | None = None) -> float:
+    """Relative L¹ error of the fixed rule (m nodes from −L/ω to x_max) on (1+t)^{-(1+ω)}."""
+    metric = free_rate_metric(omega) if metric is None else metric
+    a, w = laplace_rates(omega, m, -L / omega, x_max)
+    return metric.rel(np.exp(-np.multiply.outer(metric.t, w)) @ a)
+
+
 def best_l1_monic_error(n: int) -> float:
     """min over polynomials q of degree n − 1 of ∫_0^1 |s^n − q(s)| ds = 4^{−n}.
 

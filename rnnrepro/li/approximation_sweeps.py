@@ -86,9 +86,11 @@ def exp_memory(omega: float) -> Kernel:
 
 
 def curse(omegas: Sequence[float], ms: ArrayLike, betas: Sequence[float], *, eps_uniform: float, eps_free: float,
-          free_omegas: Sequence[float], x_mins: Sequence[float]) -> dict:
+          free_omegas: Sequence[float], free_Ls: Sequence[float], free_m_max: int = 128) -> dict:
     """Power-law memory: uniform-grid rates p(ω) and widths m_ε, free-rate widths and w_min; ``p_ctl``: the
     fitted rate of the same construction on the exponential memory e^{−ωt}/(1 + ωt) of the same time-scale.
+    The free-rate search tries the lower ends x_min = −L/ω for L in ``free_Ls`` (and widths up to
+    ``free_m_max``), on :func:`~rnnrepro.li.approximation.free_rate_metric`'s ω-adapted grid.
     Raises BetaOnGridEdge if a fitted width (m ≥ 8) of a power law picks the edge of ``betas``."""
     ms = np.asarray(ms)
     fit = ms >= 8
@@ -103,10 +105,31 @@ def curse(omegas: Sequence[float], ms: ArrayLike, betas: Sequence[float], *, eps
         err_c, _ = A.uniform_errors(exp_memory(om), A.L1Metric(exp_memory(om)), ms[fit], betas)   # fitted widths only
         res["p_ctl"].append(-power_law_exponent(ms[fit], err_c)[0])
     res["free_omegas"] = np.asarray(free_omegas)
-    mf, wm = zip(*[A.free_rate_width(om, eps_free, A.power_law_metric(om), x_mins) for om in free_omegas])
+    mf, wm = zip(*[A.free_rate_width(om, eps_free, A.free_rate_metric(om), -np.asarray(free_Ls) / om,
+                                     m_max=free_m_max) for om in free_omegas])
     res["m_free"], res["w_min"] = np.array(mf, float), np.array(wm)
     res["cond13"] = min(A.exp_weighted_sup(lambda t: (1 + t) ** -2.0, b, np.linspace(0, 400, 4001))
                         for b in (0.05, 0.1, 0.5))
     res["cond13_exp"] = min(A.exp_weighted_sup(DENSITY_TARGETS["exp_type"][1], b, np.linspace(0, 400, 4001))
                             for b in (0.05, 0.1, 0.5))
     return {k: np.asarray(v) if isinstance(v, list) else v for k, v in res.items()}
+
+
+def fixed_rule(inv_omegas: Sequence[float], *, h: float, L: float, x_max: float) -> dict:
+    """The free-rate trapezoidal rule with fixed step h and lower end −L/ω at memories 1/ω = ``inv_omegas``:
+    widths m (linear in 1/ω), measured relative L¹ errors, the ω-free error bound
+    (:func:`~rnnrepro.li.approximation.trapezoid_rule_bound`) and, as a control, the errors of the same rule
+    with the width of the first memory kept (step h, so x_min = x_max − (m₀ − 1)h) → dict of arrays (n,)
+    ``inv_omegas``, ``m``, ``err``, ``err_fixed_width`` and the bound's dict under ``bound``."""
+    inv = np.asarray(inv_omegas, float)
+    if inv.ndim != 1 or inv.size == 0 or np.any(inv < 1):
+        raise ValueError(f"inv_omegas must be a non-empty list of memories 1/ω ≥ 1, got {inv_omegas!r}")
+    ms = np.array([A.trapezoid_rule_width(1 / v, h, L, x_max) for v in inv])
+    err, err_fixed = [], []
+    for v, m in zip(inv, ms):
+        metric = A.free_rate_metric(1 / v)
+        err.append(A.trapezoid_rule_error(1 / v, int(m), L, x_max, metric))
+        a, w = A.laplace_rates(1 / v, int(ms[0]), x_max - (ms[0] - 1) * h, x_max)
+        err_fixed.append(metric.rel(np.exp(-np.multiply.outer(metric.t, w)) @ a))
+    return dict(inv_omegas=inv, m=ms, err=np.array(err), err_fixed_width=np.array(err_fixed),
+                bound=A.trapezoid_rule_bound(h, L, x_max))
