@@ -79,10 +79,10 @@ def test_a_chaotic_statistic_has_its_own_named_tolerance(monkeypatch):
     assert rerun.tolerance("demo.a.c") == RTOL
 
 
-def test_every_sensitive_value_says_why_and_stays_a_few_percent():
+def test_every_sensitive_value_says_why_and_stays_within_a_half():
     from rnnrepro.book.rerun import ISA_SENSITIVE
 
-    assert all(0 < tol <= 0.1 and len(why) > 20 for tol, why in ISA_SENSITIVE.values())
+    assert all(0 < tol <= 0.5 and len(why) > 20 for tol, why in ISA_SENSITIVE.values())
 
 
 def test_every_sensitive_value_names_a_row_or_value_of_its_chapter():
