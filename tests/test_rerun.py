@@ -94,3 +94,27 @@ def test_every_sensitive_value_names_a_row_or_value_of_its_chapter():
     for name in ISA_SENSITIVE:
         key = name.split(".")[0]
         assert key in chapters and f'"{name}"' in (REPO / chapters[key].notebook).read_text(), name
+
+
+def test_a_chaotic_chapter_compares_its_rows_and_verdicts_only(monkeypatch):
+    from rnnrepro.book import rerun
+
+    first, again = ledger(), ledger(**{"demo.rate": 0.9})
+    first["chapter"] = again["chapter"] = "demo"
+    again["claims"][0].update(measured=0.4, criterion="≤ 0.51")
+    assert len(compare_ledgers(first, again)) == 3
+    monkeypatch.setitem(rerun.ISA_CHAOTIC, "demo", "every number is a chaotic orbit's")
+    assert compare_ledgers(first, again) == []
+    again["claims"][0]["status"] = "partial"                      # a verdict still must agree
+    assert compare_ledgers(first, again) == ["demo.a.b: status 'reproduced' then 'partial'"]
+    fewer = ledger()
+    fewer["chapter"] = "demo"
+    del fewer["values"]["demo.rate"]
+    assert compare_ledgers(first, fewer) == ["glued values differ: ['demo.rate']"]
+
+
+def test_every_chaotic_chapter_is_a_chapter_and_says_why():
+    from rnnrepro.book.chapters import all_chapters
+    from rnnrepro.book.rerun import ISA_CHAOTIC
+
+    assert all(key in all_chapters() and len(why) > 50 for key, why in ISA_CHAOTIC.items())
