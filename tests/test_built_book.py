@@ -322,3 +322,55 @@ def test_front_door_tables_fit_the_column():
     reports = {r.page: r for r in _reports("desktop")}
     wide = {page: reports[page].metrics.get("wide_tables") for page in ("book/intro.html", "book/scorecard.html")}
     assert not any(wide.values()), wide
+
+
+#: An item of a page's download menu (the theme's dropdown; rnnrepro.site.sphinxext.downloads).
+_DOWNLOAD = re.compile(r'<a href="([^"]+)"[^>]*class="btn btn-sm btn-download-[a-z-]*button dropdown-item"')
+
+
+def test_every_download_link_of_every_chapter_and_the_landing_page_resolves_to_a_file():
+    """After the build alone, each item of the download menu (.ipynb, .md, the chapter's PDF; on the
+    landing page the book's PDF and the notebooks zip) and each file the cite block offers is a file of
+    the site. Where the build printed no PDF (no Chromium), no page offers one."""
+    from rnnrepro.site.pdf import BOOK_PDF, PDF_DIR
+
+    pages = [ch.notebook.removesuffix(".md") + ".html" for ch in CHAPTERS] + [toc_files()[0] + ".html"]
+    printed = (HTML / PDF_DIR / BOOK_PDF).is_file()
+    missing, offered = [], {}
+    for page in pages:
+        text = _page(page)
+        links = _DOWNLOAD.findall(text) + re.findall(r'href="([a-z0-9_]+\.(?:ledger\.json|figures\.zip))"', text)
+        offered[page] = links
+        missing += [f"{page}: {href}" for href in links if not (HTML / page).parent.joinpath(href).resolve().is_file()]
+        if not printed:
+            missing += [f"{page}: offers {href} but the build printed no PDF" for href in links if href.endswith(".pdf")]
+    assert not missing, "download links to no file:\n" + "\n".join(missing)
+    root = offered[pages[-1]]
+    assert any(href.endswith("_notebooks/rnnrepro-notebooks.zip") for href in root), root
+    assert any(href.endswith(f"{PDF_DIR}/{BOOK_PDF}") for href in root) == printed, root
+    for page in pages[:-1]:
+        assert any(href.endswith(".ipynb") for href in offered[page]), f"{page} offers no executed notebook"
+        assert any(href.endswith(".pdf") for href in offered[page]) == printed, offered[page]
+
+
+def test_no_figure_is_wider_than_a_phone_screen():
+    """On a 390 × 844 phone every figure of every chapter shows at its natural size or smaller in the
+    column (a wide figure's phone variant: its panels stacked, rnnrepro.site.sphinxext.phone_figures):
+    none is scaled down below its drawn size, none sticks out or scrolls sideways, and its smallest text
+    is at least 9 CSS px. Per chapter, the figures and those wider than the screen are printed (-s)."""
+    from rnnrepro.site.browser_check import figure_text_px, wide_figures
+
+    reports = {r.page: r for r in _reports("phone")}
+    problems, lines = [], []
+    for chapter in CHAPTERS:
+        page = chapter.notebook.removesuffix(".md") + ".html"
+        metrics = reports[page].metrics
+        figures = metrics.get("figures", [])
+        wide = wide_figures(figures, metrics.get("view_width"))
+        small = [(f, figure_text_px(HTML, page, f)) for f in figures]
+        small = [f"{f.get('src')}: text {size:.1f} px" for f, size in small if size is not None and size < 9.0]
+        lines.append(f"{chapter.key:10s} figures {len(figures):3d}  wider than a 390-px screen {len(wide):3d}  "
+                     f"text under 9 px {len(small):3d}")
+        problems += [f"{page}: wider than the screen: {w}" for w in wide] + [f"{page}: {s}" for s in small]
+    print("\n" + "\n".join(lines))
+    assert not problems, "\n".join(problems) + "\n\n" + "\n".join(lines)

@@ -4,7 +4,9 @@ Figures have an explicit white background (readable on the light and the dark th
 size family and labelled axes. Chapters call :func:`new_figure` and label every axis. In a notebook
 kernel figures are SVG; ``ledger.figure`` makes each legible (:func:`make_legible`: mathtext for raw
 sub/superscripts, enough ticks, dense clouds drawn as images, no text below 10 CSS px as the page shows
-it at 1400 px) and refuses what is still hard to read (:func:`legibility_problems`).
+it at 1400 px) and refuses what is still hard to read (:func:`legibility_problems`). A figure wider than
+a phone's column also gets a phone variant (:func:`phone_variant_svg`: its panels stacked in one column
+at their natural size), which the page shows on narrow screens (rnnrepro.site.sphinxext.phone_figures).
 """
 
 from __future__ import annotations
@@ -344,3 +346,95 @@ def make_legible(fig) -> None:
     ensure_ticks(fig)
     rasterize_dense(fig)
     enlarge_small_text(fig)
+
+
+# ---------------------------------------------------------------------------------------- phone variant
+#: The page's content column on a 390-px phone (sphinx-book-theme), in CSS px: a figure no wider shows
+#: at its natural size, so its text keeps its size; the page shows the phone variant up to
+#: :data:`PHONE_MEDIA` (rnnrepro.site.sphinxext.phone_figures).
+PHONE_COLUMN_PX = 340
+#: The screens that get a figure's phone variant (the book's phone breakpoint, rnnrepro.css).
+PHONE_MEDIA = "(max-width: 40rem)"
+#: The smallest text a phone variant may show, in CSS px at its natural size.
+PHONE_MIN_TEXT_PX = 9.0
+#: Height of one panel of a phone variant, in inches (a panel keeps about the aspect of a desktop one).
+PHONE_PANEL_HEIGHT = 2.5
+
+
+def phone_gid(name: str) -> str:
+    """The id written into a figure's SVG (its figure group) that names its phone variant: ``name`` is the
+    figure's glue name (``<key>.<fig_id>``)."""
+    return "rnnrepro-fig-" + re.sub(r"[^a-z0-9_-]", "-", name.lower())
+
+
+def _panels(fig) -> list[list]:
+    """The figure's panels in reading order (row by row): the axes of each grid cell (twin axes share
+    their panel); axes outside the grid (colorbars, insets) follow the panel they are drawn on."""
+    cells: dict[tuple, list] = {}
+    for ax in fig.get_axes():
+        spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+        if spec is None:
+            continue
+        rows, cols = spec.rowspan, spec.colspan
+        cells.setdefault((rows.start, cols.start, rows.stop, cols.stop, id(spec.get_gridspec())), []).append(ax)
+    return [cells[k] for k in sorted(cells)]
+
+
+def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None:
+    """The figure redrawn for a phone as SVG: its panels one under another in a single column no wider
+    than ``width_px`` (at its natural size, so its text keeps its size in points: 8 pt is 10.7 CSS px);
+    None when the figure already fits (its desktop image is shown) or cannot be laid out that narrow
+    (a panel or a legend wider than the column: the page then scales the desktop image down). ``fig``
+    is left as it was (panels, size)."""
+    import io
+    import warnings
+
+    if shown_width_px(fig) <= width_px:
+        return None
+    panels = _panels(fig)
+    if not panels:
+        return None
+    old_specs = [(ax, ax.get_subplotspec()) for panel in panels for ax in panel]
+    old_size = fig.get_size_inches().copy()
+    try:
+        with warnings.catch_warnings(record=True):   # nothing printed under the page's figure
+            # constrained layout that gives up ("... not applied ..."): no phone variant
+            warnings.filterwarnings("error", message=r"(?i).*layout not applied")
+            grid = fig.add_gridspec(len(panels), 1)
+            for i, panel in enumerate(panels):
+                for ax in panel:
+                    ax.set_subplotspec(grid[i, 0])
+            width_in = width_px / PX_PER_INCH - 2 * SAVE_PAD_INCHES
+            for _ in range(4):
+                fig.set_size_inches(width_in, PHONE_PANEL_HEIGHT * len(panels))
+                excess = shown_width_px(fig) - width_px
+                if excess <= 0.5:
+                    break
+                width_in -= excess / PX_PER_INCH + 0.02
+            if shown_width_px(fig) > width_px + 0.5 or width_in < 1.5:
+                return None
+            if small_texts(fig, PHONE_MIN_TEXT_PX * 72 / PX_PER_INCH):
+                return None
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=SAVE_PAD_INCHES,
+                        metadata={"Date": None})
+            return buffer.getvalue()
+    except (UserWarning, ValueError, RuntimeError):
+        return None
+    finally:
+        for ax, spec in old_specs:
+            ax.set_subplotspec(spec)
+        fig.set_size_inches(old_size)
+
+
+def write_phone_variant(fig, path) -> bool:
+    """Write ``fig``'s phone variant (:func:`phone_variant_svg`) to ``path``; remove a stale one when the
+    figure needs none or cannot have one. True when written."""
+    from pathlib import Path
+
+    path = Path(path)
+    svg = phone_variant_svg(fig)
+    path.unlink(missing_ok=True)
+    if svg is not None:
+        path.write_bytes(svg)
+    return svg is not None
