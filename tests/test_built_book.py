@@ -374,3 +374,44 @@ def test_no_figure_is_wider_than_a_phone_screen():
         problems += [f"{page}: wider than the screen: {w}" for w in wide] + [f"{page}: {s}" for s in small]
     print("\n" + "\n".join(lines))
     assert not problems, "\n".join(problems) + "\n\n" + "\n".join(lines)
+
+
+def test_search_results_show_formulas_typeset_not_raw_tex():
+    """Sphinx's search page shows each result with a summary of its text, formulas as raw TeX
+    ("\\(\\lambda < 1\\)"): the book's script has MathJax typeset them (rnnrepro.js)."""
+    from rnnrepro.site.browser_check import check_pages
+
+    # "Lipschitz" first appears beside a formula on the pages that use it ("an \(L_\rho\)-Lipschitz activation")
+    (report,) = check_pages(HTML, ["search.html?q=Lipschitz"], _chromium(), budget_ms=20000)
+    assert report.typeset > 0, "no typeset formula in the search results (no result with a formula?)"
+    assert not report.raw_tex, report.raw_tex
+    assert not report.console_errors, report.console_errors
+
+
+def test_one_search_box_home_page_in_the_sidebar_and_previews_on_every_page():
+    """One search box (the header's button; the sidebar has none); the landing page listed in the
+    sidebar (``html: home_page_in_navbar``, kept by ``sphinx: recursive_update``); every page's Open
+    Graph preview (sphinxext-opengraph); a sitemap exactly when the book has a public address
+    (sphinx-sitemap)."""
+    from rnnrepro.book.cite import public_url
+
+    root = toc_files()[0]
+    for name in toc_files():
+        text = _page(name + ".html")
+        sidebar = text[text.index('id="pst-primary-sidebar"'):text.index("<main")]
+        assert "search-button" not in sidebar and "bd-search" not in sidebar, f"{name}: a search box in the sidebar"
+        assert "search-button__button" in text[:text.index('id="pst-primary-sidebar"')], f"{name}: no search button"
+        home = re.search(r'<ul class="nav bd-sidenav bd-sidenav__home-link">.*?href="([^"]*)"', sidebar, re.S)
+        assert home, f"{name}: the landing page is not in the sidebar"
+        assert home.group(1) == "#" if name == root else home.group(1).endswith(Path(root).name + ".html"), name
+        assert '<meta property="og:title" content="' in text and '<meta property="og:description"' in text, name
+    assert (HTML / "sitemap.xml").is_file() == bool(public_url())
+
+
+def test_the_cite_block_links_to_the_paper():
+    """The replicated paper's reference in each chapter's cite block: its address is a link."""
+    for chapter in CHAPTERS:
+        text = _page(chapter.notebook.removesuffix(".md") + ".html")
+        block = text[text.index("Please cite the replicated paper"):] if "Please cite the replicated paper" in text else ""
+        if "URL:" in block[:3000]:
+            assert re.search(r'URL: <a class="reference external" href="https?://', block[:3000]), chapter.key

@@ -404,3 +404,11 @@ def test_a_published_claim_reference_compiles_with_its_address(tmp_path, address
     bib = cite.reference("ribeiro", row["id"], profile="full")
     bbl = compile_with_bibtex(tmp_path, bib + "\n", r"\cite{rnnrepro-" + row["id"] + "}", style="plainnat")
     assert f"{address}/book/chapters/ribeiro.html" in bbl
+
+
+def test_the_paper_address_in_the_cite_block_is_a_link():
+    assert cite.autolink("Miller. 2018. URL: https://arxiv.org/abs/1805.10369v1.") == \
+        "Miller. 2018. URL: <https://arxiv.org/abs/1805.10369v1>."
+    assert cite.autolink("see <https://x.org/a> and [x](https://y.org)") == "see <https://x.org/a> and [x](https://y.org)"
+    block = cite.cite_block_markdown("miller", "fast")
+    assert "<https://arxiv.org/abs/1805.10369v1>" in block

@@ -1,13 +1,18 @@
 """A PDF of each chapter, printed from its built page by headless Chromium, and checked.
 
-``python -m rnnrepro.site.pdf _build/html`` serves the built site on 127.0.0.1 (:mod:`.local_server`),
+The book's build prints them itself (:mod:`rnnrepro.site.sphinxext.printed`); ``python -m
+rnnrepro.site.pdf _build/html --check`` checks what it printed, and without ``--check`` it prints them
+again. Printing serves the built site on 127.0.0.1 (:mod:`.local_server`),
 opens each chapter page of the table of contents in headless Chromium (background networking off, as
 :mod:`.browser_check` runs it), lets the page's scripts run for ``--budget`` ms of virtual time (MathJax
-typesets, images load) and prints it to ``_build/html/_pdf/<chapter>.pdf`` on A4 paper. The chapter
-page's download menu offers that file (:mod:`.sphinxext.downloads`). Each PDF is then checked
-(:func:`pdf_problems`, with poppler's ``pdfinfo`` and ``pdftotext``): it has pages; its text holds no
-raw TeX (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``: math that did not typeset); the page's title and the
-caption of every figure of the page are in it (figures in place). Exits 1 if a check fails.
+typesets, images load) and prints it to ``_build/html/_pdf/<chapter>.pdf`` on A4 paper, complete
+(:data:`PRINT_CSS`: every folded section open, no buttons or toggles, captions dark, links to the page's
+own rows inside the PDF). The chapter page's download menu offers that file (:mod:`.sphinxext.downloads`).
+Each PDF is then checked (:func:`pdf_problems`, with poppler's ``pdfinfo`` and ``pdftotext``): it has
+pages; its text holds no raw TeX (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``: math that did not typeset) and
+no "Show code cell" toggle; the page's title, the caption of every figure, the content of every folded
+section (claims ledger, response to review, deviations, exercise solutions) and every claim of the
+chapter's ledger are in it; no link points at the server that printed it. Exits 1 if a check fails.
 """
 
 from __future__ import annotations
@@ -356,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=None, metavar="KEY", help="this chapter only (repeatable)")
     parser.add_argument("--budget", type=int, default=BUDGET_MS,
                         help=f"virtual time per page, ms (default {BUDGET_MS})")
+    parser.add_argument("--check", action="store_true",
+                        help="check the PDFs the build printed, without printing them again")
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if missing_tools():
@@ -366,7 +373,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no built chapter page under {args.site}: build the book first", file=sys.stderr)
         return 2
     try:
-        written = make_pdfs(args.site, chromium, args.only, args.budget)
+        if args.check:
+            written = [pdf_path(args.site, key) for key in (args.only or chapter_pages(args.site))]
+            absent = [str(p) for p in written if not p.is_file()]
+            if absent:
+                raise RuntimeError(f"no PDF {', '.join(absent)}: the build prints them when Chromium is installed")
+        else:
+            written = make_pdfs(args.site, chromium, args.only, args.budget)
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
