@@ -48,6 +48,7 @@ PRINT_CSS = """<style>@page { size: A4; margin: 14mm 12mm; }
   details > summary { display: block !important; list-style: none; }
   figcaption, figcaption *, .caption-text, .rnnrepro-full-note, .claim-meta, span.rnnrepro-profile,
   details.claim-quote summary { color: #000 !important; }
+  figcaption { font-weight: 400 !important; }
   figure, img, svg, tr { break-inside: avoid; }
 }</style>
 <script>(function () {
