@@ -96,3 +96,18 @@ def test_a_figure_without_a_phone_variant_is_left_alone(tmp_path):
     images, out = _site(tmp_path)
     body = '<img alt="Fig" src="../../_images/abc.svg" />'
     assert phone_figures.with_phone_pictures(body, "li", {}, [images], tmp_path) == body
+
+
+def test_a_shared_legend_in_a_row_is_listed_in_a_column_on_a_phone():
+    """Three panels sharing a figure legend laid out in one row (miller's Fig. 3, flynn's perturbed flow):
+    the phone variant lists the legend's entries one under another, and the desktop figure keeps its row."""
+    fig, axes = plotting.new_figure(3, height=3.4)
+    for k, ax in enumerate(axes):
+        for j in range(5):
+            ax.plot([0, 1], [j, j + k], label=f"k = {10 ** j}")
+        ax.set(xlabel="update", ylabel="distance")
+    legend = fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=5, fontsize=7)
+    plotting.make_legible(fig)
+    svg = plotting.phone_variant_svg(fig)
+    assert svg is not None and _svg_size_px(svg)[0] <= plotting.PHONE_COLUMN_PX + 0.5
+    assert legend._ncols == 5 and fig.legends == [legend]   # the desktop figure keeps its row

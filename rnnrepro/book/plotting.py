@@ -380,9 +380,45 @@ def _panels(fig) -> list[list]:
     return [cells[k] for k in sorted(cells)]
 
 
+def _legends_in_one_column(fig) -> list[tuple]:
+    """Replace every legend of ``fig`` laid out in more than one column (a figure legend shared by the
+    panels, in a row) by the same entries in one column; return what :func:`_restore_legends` undoes."""
+    swapped = []
+    for owner in [fig, *fig.get_axes()]:
+        old = owner.get_legend() if owner is not fig else None
+        for lg in (list(fig.legends) if owner is fig else [old] if old is not None else []):
+            if getattr(lg, "_ncols", 1) <= 1:
+                continue
+            texts = lg.get_texts()
+            kwargs = {"ncols": 1, "fontsize": texts[0].get_fontsize() if texts else None,
+                      "title": lg.get_title().get_text() or None}
+            labels = [t.get_text() for t in texts]
+            if owner is fig:
+                at = fig.legends.index(lg)
+                fig.legends.remove(lg)
+                outside = getattr(lg, "_outside_loc", None)
+                where = f"outside {'lower center' if outside == 'lower' else 'upper center' if outside == 'upper' else outside}" \
+                    if outside else lg._loc
+                new = fig.legend(lg.legend_handles, labels, loc=where, **kwargs)
+                swapped.append((fig, lg, new, at))
+            else:
+                new = owner.legend(lg.legend_handles, labels, loc=lg._loc, **kwargs)
+                swapped.append((owner, lg, new, None))
+    return swapped
+
+
+def _restore_legends(fig, swapped: list[tuple]) -> None:
+    for owner, old, new, at in reversed(swapped):
+        if owner is fig:
+            fig.legends.remove(new)
+            fig.legends.insert(at, old)
+        else:
+            owner.legend_ = old
+
+
 def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None:
     """The figure redrawn for a phone as SVG: its panels one under another in a single column no wider
-    than ``width_px`` (at its natural size, so its text keeps its size in points: 8 pt is 10.7 CSS px);
+    than ``width_px`` (a legend laid out in a row listed in one column) (at its natural size, so its text keeps its size in points: 8 pt is 10.7 CSS px);
     None when the figure already fits (its desktop image is shown) or cannot be laid out that narrow
     (a panel or a legend wider than the column: the page then scales the desktop image down). ``fig``
     is left as it was (panels, size)."""
@@ -396,7 +432,9 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
         return None
     old_specs = [(ax, ax.get_subplotspec()) for panel in panels for ax in panel]
     old_size = fig.get_size_inches().copy()
+    swapped: list[tuple] = []
     try:
+        swapped = _legends_in_one_column(fig)
         with warnings.catch_warnings(record=True):   # nothing printed under the page's figure
             # constrained layout that gives up ("... not applied ..."): no phone variant
             warnings.filterwarnings("error", message=r"(?i).*layout not applied")
@@ -424,6 +462,7 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
     finally:
         for ax, spec in old_specs:
             ax.set_subplotspec(spec)
+        _restore_legends(fig, swapped)
         fig.set_size_inches(old_size)
 
 
