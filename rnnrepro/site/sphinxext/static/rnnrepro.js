@@ -117,6 +117,16 @@
       what.parentNode.insertBefore(a, what); a.appendChild(what);
     });
   }
+  function balanceTex(p) {
+    // A summary is cut at a fixed length, often inside a formula: drop a formula cut at either end
+    // (its opening or closing delimiter missing), which no typesetting can show.
+    p.setAttribute("data-rnnrepro-tex", "");
+    var html = p.innerHTML, open = html.lastIndexOf("\\("), close = html.lastIndexOf("\\)");
+    if (open >= 0 && open > close) { html = html.slice(0, open) + "…"; }
+    var firstClose = html.indexOf("\\)"), firstOpen = html.indexOf("\\(");
+    if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) { html = "…" + html.slice(firstClose + 2); }
+    p.innerHTML = html;
+  }
   function searchMath() {
     // Sphinx's search page writes each result's summary as the page's text, formulas as raw TeX
     // ("\\(\\lambda < 1\\)"): MathJax typesets them as they arrive.
@@ -128,6 +138,7 @@
         var mj = window.MathJax;
         if (!mj || !mj.typesetPromise) { timer = null; return; }
         observer.disconnect();     // typesetting changes the results: not a new result
+        results.querySelectorAll("p.context:not([data-rnnrepro-tex])").forEach(balanceTex);
         mj.typesetPromise([results]).catch(function () {}).then(function () {
           timer = null; observer.observe(results, {childList: true, subtree: true});
         });
