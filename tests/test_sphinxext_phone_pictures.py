@@ -60,7 +60,7 @@ def test_a_figure_that_cannot_be_laid_out_that_narrow_gets_no_variant():
     fig, ax = plotting.new_figure(width=9.0)
     ax.plot([0, 1], [0, 1])
     ax.set(xlabel="x", ylabel="y")
-    ax.set_title("a title far too long to fit the narrow column of a phone at this size of type, in one line")
+    ax.set_title("Averyveryverylongtitlewithoutanyspaceatalltobreakitanywhereinthecolumn")   # no break fits
     assert plotting.phone_variant_svg(fig) is None
     plt.close(fig)
 
@@ -111,3 +111,17 @@ def test_a_shared_legend_in_a_row_is_listed_in_a_column_on_a_phone():
     svg = plotting.phone_variant_svg(fig)
     assert svg is not None and _svg_size_px(svg)[0] <= plotting.PHONE_COLUMN_PX + 0.5
     assert legend._ncols == 5 and fig.legends == [legend]   # the desktop figure keeps its row
+
+
+def test_a_long_panel_title_is_broken_outside_formulas():
+    assert plotting.wrap_outside_math("(c) largest Lyapunov exponent (not in the paper)", 40) == \
+        "(c) largest Lyapunov exponent (not in\nthe paper)"
+    assert plotting.wrap_outside_math(r"(b) the cost along $\theta(s) = s\,\theta$ here", 16) == \
+        "(b) the cost\nalong $\\theta(s) = s\\,\\theta$\nhere"      # a formula counts 4 characters
+    fig, axes = plotting.new_figure(3, height=2.2)
+    for ax in axes:
+        ax.plot([0, 1], [0, 1])
+        ax.set(xlabel="s", ylabel="λ(s)", title="(c) largest Lyapunov exponent (not in the paper)")
+    plotting.make_legible(fig)
+    assert plotting.phone_variant_svg(fig) is not None
+    assert axes[0].get_title() == "(c) largest Lyapunov exponent (not in the paper)"   # the desktop figure's

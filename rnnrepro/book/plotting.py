@@ -380,6 +380,30 @@ def _panels(fig) -> list[list]:
     return [cells[k] for k in sorted(cells)]
 
 
+#: A phone variant's panel title longer than this many characters is broken over lines.
+PHONE_TITLE_CHARS = 40
+
+
+def wrap_outside_math(text: str, width: int) -> str:
+    """``text`` broken over lines of at most ``width`` characters (a longer word or formula on its own
+    line), at spaces outside ``$…$`` formulas only (a formula stays whole: mathtext spans one line)."""
+    words, at = [], 0
+    for m in _MATH.finditer(text):           # formulas as single words, with what touches them
+        words += text[at:m.start()].split(" ")
+        words[-1] += m.group()
+        at = m.end()
+    rest = text[at:].split(" ")
+    words[-1:] = [words[-1] + rest[0]] + rest[1:] if words else rest
+    lines, line = [], ""
+    for word in (w for w in words if w):
+        if line and len(line) + 1 + len(_MATH.sub("xxxx", word)) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join(lines + [line]) if line else text
+
+
 def _legends_in_one_column(fig) -> list[tuple]:
     """Replace every legend of ``fig`` laid out in more than one column (a figure legend shared by the
     panels, in a row) by the same entries in one column; return what :func:`_restore_legends` undoes."""
@@ -433,8 +457,12 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
     old_specs = [(ax, ax.get_subplotspec()) for panel in panels for ax in panel]
     old_size = fig.get_size_inches().copy()
     swapped: list[tuple] = []
+    titles = [(t, t.get_text()) for ax in fig.get_axes() for t in (ax.title, ax._left_title, ax._right_title)
+              if t.get_text()]
     try:
         swapped = _legends_in_one_column(fig)
+        for t, text in titles:                  # a title as long as a desktop panel is wide: two lines
+            t.set_text(wrap_outside_math(text, PHONE_TITLE_CHARS))
         with warnings.catch_warnings(record=True):   # nothing printed under the page's figure
             # constrained layout that gives up ("... not applied ..."): no phone variant
             warnings.filterwarnings("error", message=r"(?i).*layout not applied")
@@ -463,6 +491,8 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
         for ax, spec in old_specs:
             ax.set_subplotspec(spec)
         _restore_legends(fig, swapped)
+        for t, text in titles:
+            t.set_text(text)
         fig.set_size_inches(old_size)
 
 
