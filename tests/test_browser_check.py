@@ -248,7 +248,8 @@ def test_the_probe_measures_a_page_as_first_seen(tmp_path):
     m = report.metrics
     assert report.probed and m["height"] > 3000
     assert 400 < m["in_short"] < 600 and m["in_short"] < m["first_figure"] < m["height"]
-    assert len(m["figures"]) == 1 and m["figures"][0]["src"] == "fig.svg"
+    assert len(m["figures"]) == 1 and m["figures"][0]["src"].endswith("/fig.svg")   # the image shown (currentSrc)
+    assert bc.wide_figures(m["figures"], m["view_width"]) == []      # drawn at 720 px, shown at 720 px
     assert 0 < m["tables"] < 200, "only the visible table counts, not the claims table behind a closed section"
     assert len(m["wide_code"]) == 1 and "long long" in m["wide_code"][0], "the hidden cell's code does not count"
     assert m["review"] == ["summary: Response to review"]
@@ -314,3 +315,11 @@ def test_axe_finds_low_contrast_on_a_page(tmp_path):
     (report,) = bc.check_pages(tmp_path, ["page.html"], _chromium_or_skip(), budget_ms=3000, screen=bc.DESKTOP,
                                axe=axe)
     assert len(report.axe) == 1 and report.axe[0].startswith("color-contrast (serious, 1 node(s))"), report.axe
+
+
+def test_a_figure_scaled_down_or_sticking_out_is_wider_than_the_screen():
+    fits = {"src": "a.svg", "natural_width": 330, "width": 330, "right": 360}
+    shrunk = {"src": "b.svg", "natural_width": 731, "width": 342, "right": 366}
+    out = {"src": "c.svg", "natural_width": 500, "width": 500, "right": 524}
+    assert bc.wide_figures([fits, shrunk, out], 390) == ["b.svg: 731 px drawn, 342 px shown",
+                                                         "c.svg: 500 px drawn, 500 px shown"]

@@ -329,3 +329,96 @@ def test_front_door_tables_fit_the_column():
     reports = {r.page: r for r in _reports("desktop")}
     wide = {page: reports[page].metrics.get("wide_tables") for page in ("book/intro.html", "book/scorecard.html")}
     assert not any(wide.values()), wide
+
+
+#: An item of a page's download menu (the theme's dropdown; rnnrepro.site.sphinxext.downloads).
+_DOWNLOAD = re.compile(r'<a href="([^"]+)"[^>]*class="btn btn-sm btn-download-[a-z-]*button dropdown-item"')
+
+
+def test_every_download_link_of_every_chapter_and_the_landing_page_resolves_to_a_file():
+    """After the build alone, each item of the download menu (.ipynb, .md, the chapter's PDF; on the
+    landing page the book's PDF and the notebooks zip) and each file the cite block offers is a file of
+    the site. Where the build printed no PDF (no Chromium), no page offers one."""
+    from rnnrepro.site.pdf import BOOK_PDF, PDF_DIR
+
+    pages = [ch.notebook.removesuffix(".md") + ".html" for ch in CHAPTERS] + [toc_files()[0] + ".html"]
+    printed = (HTML / PDF_DIR / BOOK_PDF).is_file()
+    missing, offered = [], {}
+    for page in pages:
+        text = _page(page)
+        links = _DOWNLOAD.findall(text) + re.findall(r'href="([a-z0-9_]+\.(?:ledger\.json|figures\.zip))"', text)
+        offered[page] = links
+        missing += [f"{page}: {href}" for href in links if not (HTML / page).parent.joinpath(href).resolve().is_file()]
+        if not printed:
+            missing += [f"{page}: offers {href} but the build printed no PDF" for href in links if href.endswith(".pdf")]
+    assert not missing, "download links to no file:\n" + "\n".join(missing)
+    root = offered[pages[-1]]
+    assert any(href.endswith("_notebooks/rnnrepro-notebooks.zip") for href in root), root
+    assert any(href.endswith(f"{PDF_DIR}/{BOOK_PDF}") for href in root) == printed, root
+    for page in pages[:-1]:
+        assert any(href.endswith(".ipynb") for href in offered[page]), f"{page} offers no executed notebook"
+        assert any(href.endswith(".pdf") for href in offered[page]) == printed, offered[page]
+
+
+def test_no_figure_is_wider_than_a_phone_screen():
+    """On a 390 × 844 phone every figure of every chapter shows at its natural size or smaller in the
+    column (a wide figure's phone variant: its panels stacked, rnnrepro.site.sphinxext.phone_figures):
+    none is scaled down below its drawn size, none sticks out or scrolls sideways, and its smallest text
+    is at least 9 CSS px. Per chapter, the figures and those wider than the screen are printed (-s)."""
+    from rnnrepro.site.browser_check import figure_text_px, wide_figures
+
+    reports = {r.page: r for r in _reports("phone")}
+    problems, lines = [], []
+    for chapter in CHAPTERS:
+        page = chapter.notebook.removesuffix(".md") + ".html"
+        metrics = reports[page].metrics
+        figures = metrics.get("figures", [])
+        wide = wide_figures(figures, metrics.get("view_width"))
+        small = [(f, figure_text_px(HTML, page, f)) for f in figures]
+        small = [f"{f.get('src')}: text {size:.1f} px" for f, size in small if size is not None and size < 9.0]
+        lines.append(f"{chapter.key:10s} figures {len(figures):3d}  wider than a 390-px screen {len(wide):3d}  "
+                     f"text under 9 px {len(small):3d}")
+        problems += [f"{page}: wider than the screen: {w}" for w in wide] + [f"{page}: {s}" for s in small]
+    print("\n" + "\n".join(lines))
+    assert not problems, "\n".join(problems) + "\n\n" + "\n".join(lines)
+
+
+def test_search_results_show_formulas_typeset_not_raw_tex():
+    """Sphinx's search page shows each result with a summary of its text, formulas as raw TeX
+    ("\\(\\lambda < 1\\)"): the book's script has MathJax typeset them (rnnrepro.js)."""
+    from rnnrepro.site.browser_check import check_pages
+
+    # "Lipschitz" first appears beside a formula on the pages that use it ("an \(L_\rho\)-Lipschitz activation")
+    (report,) = check_pages(HTML, ["search.html?q=Lipschitz"], _chromium(), budget_ms=20000)
+    assert report.typeset > 0, "no typeset formula in the search results (no result with a formula?)"
+    assert not report.raw_tex, report.raw_tex
+    assert not report.console_errors, report.console_errors
+
+
+def test_one_search_box_home_page_in_the_sidebar_and_previews_on_every_page():
+    """One search box (the header's button; the sidebar has none); the landing page listed in the
+    sidebar (``html: home_page_in_navbar``, kept by ``sphinx: recursive_update``); every page's Open
+    Graph preview (sphinxext-opengraph); a sitemap exactly when the book has a public address
+    (sphinx-sitemap)."""
+    from rnnrepro.book.cite import public_url
+
+    root = toc_files()[0]
+    for name in toc_files():
+        text = _page(name + ".html")
+        sidebar = text[text.index('id="pst-primary-sidebar"'):text.index("<main")]
+        assert "search-button" not in sidebar and "bd-search" not in sidebar, f"{name}: a search box in the sidebar"
+        assert "search-button__button" in text[:text.index('id="pst-primary-sidebar"')], f"{name}: no search button"
+        home = re.search(r'<ul class="nav bd-sidenav bd-sidenav__home-link">.*?href="([^"]*)"', sidebar, re.S)
+        assert home, f"{name}: the landing page is not in the sidebar"
+        assert home.group(1) == "#" if name == root else home.group(1).endswith(Path(root).name + ".html"), name
+        assert '<meta property="og:title" content="' in text and '<meta property="og:description"' in text, name
+    assert (HTML / "sitemap.xml").is_file() == bool(public_url())
+
+
+def test_the_cite_block_links_to_the_paper():
+    """The replicated paper's reference in each chapter's cite block: its address is a link."""
+    for chapter in CHAPTERS:
+        text = _page(chapter.notebook.removesuffix(".md") + ".html")
+        block = text[text.index("Please cite the replicated paper"):] if "Please cite the replicated paper" in text else ""
+        if "URL:" in block[:3000]:
+            assert re.search(r'URL: <a class="reference external" href="https?://', block[:3000]), chapter.key

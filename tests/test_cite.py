@@ -488,3 +488,11 @@ def test_the_cite_block_is_a_headed_section_the_chapter_glues():
     section = cite.cite_section_markdown("li")
     assert section == "## Cite this chapter\n\n```{glue:md} li.cite\n:format: myst\n```\n"
     assert "**Cite this chapter" not in cite.cite_block_markdown("li", "fast")
+
+
+def test_the_paper_address_in_the_cite_block_is_a_link():
+    assert cite.autolink("Miller. 2018. URL: https://arxiv.org/abs/1805.10369v1.") == \
+        "Miller. 2018. URL: <https://arxiv.org/abs/1805.10369v1>."
+    assert cite.autolink("see <https://x.org/a> and [x](https://y.org)") == "see <https://x.org/a> and [x](https://y.org)"
+    block = cite.cite_block_markdown("miller", "fast")
+    assert "<https://arxiv.org/abs/1805.10369v1>" in block

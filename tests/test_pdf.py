@@ -2,7 +2,7 @@
 math typeset and its figures in place, and offered in the page's download menu.
 
 The unit tests print small pages of their own; the built-book tests run only when ``RNNREPRO_BUILT_BOOK``
-names a built site whose PDFs ``python -m rnnrepro.site.pdf`` made (``.ci/run`` does both).
+names a built site (the build prints the PDFs itself when Chromium and poppler are installed).
 """
 
 import os
@@ -83,18 +83,113 @@ def test_a_figure_missing_from_the_pdf_is_a_problem(tmp_path):
     assert problem.endswith("is not in it")
 
 
-def test_the_chapter_page_offers_its_pdf_instead_of_the_print_dialog():
-    context = {"pathto": lambda name, resource: f"../../{name}",
-               "header_buttons": [{"label": "download-buttons", "buttons": [
-                   {"label": "download-source-button"}, {"label": "download-pdf-button", "type": "javascript"}]}]}
-    downloads.offer_pdf(SimpleNamespace(), "book/chapters/li", "page.html", context, None)
+def _menu(*labels):
+    return {"pathto": lambda name, resource: f"../../{name}",
+            "header_buttons": [{"label": "download-buttons", "buttons": [{"label": x} for x in labels]}]}
+
+
+def test_the_chapter_page_offers_its_pdf_instead_of_the_print_dialog(tmp_path):
+    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    context = _menu("download-source-button", "download-pdf-button")
+    downloads.offer_pdf(app, "book/chapters/li", "page.html", context, None)
     buttons = context["header_buttons"][0]["buttons"]
     assert [b["label"] for b in buttons] == ["download-source-button", downloads.PDF_BUTTON]
     assert buttons[-1]["url"] == "../../_pdf/li.pdf" and buttons[-1]["text"] == ".pdf"
-    other = {"pathto": context["pathto"], "header_buttons": [{"label": "download-buttons", "buttons": [
-        {"label": "download-pdf-button"}]}]}
-    downloads.offer_pdf(SimpleNamespace(), "book/scorecard", "page.html", other, None)
+    other = _menu("download-pdf-button")
+    downloads.offer_pdf(app, "book/scorecard", "page.html", other, None)
     assert other["header_buttons"][0]["buttons"] == [{"label": "download-pdf-button"}]
+
+
+def test_a_build_that_prints_no_pdf_offers_none(tmp_path):
+    """No Chromium (or RNNREPRO_PDF=0): no chapter offers a PDF, not even the browser's print dialog."""
+    app = SimpleNamespace(rnnrepro_pdf=False, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    context = _menu("download-source-button", "download-pdf-button")
+    downloads.offer_pdf(app, "book/chapters/li", "page.html", context, None)
+    assert [b["label"] for b in context["header_buttons"][0]["buttons"]] == ["download-source-button"]
+    root = _menu("download-source-button")
+    downloads.offer_pdf(app, "book/intro", "page.html", root, None)
+    assert [b["label"] for b in root["header_buttons"][0]["buttons"]] == ["download-source-button"]
+
+
+def test_the_landing_page_offers_the_book_pdf_and_the_notebooks_zip(tmp_path):
+    executed = tmp_path / "jupyter_execute" / "book" / "chapters"
+    executed.mkdir(parents=True)
+    (executed / "li.ipynb").write_text("{}")
+    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    root = _menu("download-source-button", "download-pdf-button")
+    downloads.offer_pdf(app, "book/intro", "page.html", root, None)
+    buttons = root["header_buttons"][0]["buttons"]
+    assert [b["label"] for b in buttons] == ["download-source-button", downloads.BOOK_PDF_BUTTON,
+                                             downloads.NOTEBOOKS_BUTTON]
+    assert [b["url"] for b in buttons[1:]] == ["../../_pdf/rnnrepro.pdf", "../../_notebooks/rnnrepro-notebooks.zip"]
+
+
+def test_the_build_says_in_one_line_why_it_prints_no_pdf(monkeypatch):
+    from rnnrepro.site.sphinxext import printed
+
+    monkeypatch.setenv(printed.ENV, "0")
+    assert printed.why_no_pdf() == "RNNREPRO_PDF=0"
+    monkeypatch.delenv(printed.ENV)
+    monkeypatch.setattr(pdf, "missing_tools", lambda: ["chromium"])
+    assert printed.why_no_pdf().startswith("chromium not installed")
+    monkeypatch.setattr(pdf, "missing_tools", lambda: [])
+    assert printed.why_no_pdf() is None
+
+
+def test_the_notebooks_zip_holds_every_executed_notebook(tmp_path):
+    import zipfile
+
+    from rnnrepro.site.sphinxext import printed
+
+    sources = tmp_path / "_sources" / "book" / "chapters"
+    sources.mkdir(parents=True)
+    for key in ("li", "miller"):
+        (sources / f"{key}.ipynb").write_text("{}")
+    out = printed.notebooks_zip(tmp_path, ["book/intro", "book/chapters/li", "book/chapters/miller"])
+    assert zipfile.ZipFile(out).namelist() == ["rnnrepro/book/chapters/li.ipynb", "rnnrepro/book/chapters/miller.ipynb"]
+    assert printed.notebooks_zip(tmp_path / "empty", ["book/intro"]) is None
+
+
+FOLDED = """<details class="sd-sup sd-dropdown sd-card"><summary class="sd-summary-title"><span>Response to
+review</span></summary><div class="sd-summary-content"><p>The latest review found the bound tight.</p></div></details>
+<details class="rnnrepro-apparatus" id="claims"><summary>The claims ledger: 2 paper claims</summary>
+<table><tr><td><code>lemma2.<wbr>term_b</code></td><td>the second term holds</td></tr></table></details>
+<div class="solution dropdown admonition" id="sol-1"><p class="admonition-title">Solution to Exercise 1</p>
+<section><p>The run stops at the contraction check with ClaimFailed.</p></section></div>"""
+
+
+def test_folded_sections_are_read_with_their_titles():
+    assert pdf.folded_sections(FOLDED) == [
+        ("Response to review", "The latest review found the bound tight."),
+        ("The claims ledger: 2 paper claims", "lemma2.term_b the second term holds"),
+        ("Solution to Exercise 1", "The run stops at the contraction check with ClaimFailed.")]
+
+
+def test_a_printed_page_opens_its_folds_and_prints_no_toggle(tmp_path):
+    """The print style (pdf.PRINT_CSS, injected by the server that prints) opens every fold and hides
+    the screen's toggles: the PDF holds the ledger, the response and the solution, and no "Show code"."""
+    chromium = _tools()
+    cell = ('<div class="cell tag_hide-input"><details class="hide above-input"><summary aria-label="Toggle">'
+            '<p class="collapsed admonition-title">Show code cell source</p></summary><pre>x = 1</pre></details></div>')
+    body = FOLDED + cell + '<p><a href="page.html#claims">the ledger</a>, <a href="other.html">elsewhere</a></p>'
+    page = PAGE.replace("BODY", body)
+    (tmp_path / "page.html").write_text(page)
+    with serve(tmp_path, inject=pdf.PRINT_CSS) as base:
+        out = pdf.print_pdf(chromium, f"{base}/page.html", tmp_path / "page.pdf", budget_ms=3000)
+    assert pdf.pdf_problems(out, page, ["li.lemma2.term_b"]) == []
+    assert "x = 1" in pdf.pdf_text(out)
+    assert b"/URI (http://127.0.0.1" not in out.read_bytes()      # the ledger link lands inside the PDF
+
+
+def test_a_pdf_with_a_closed_fold_or_a_toggle_is_a_problem(tmp_path):
+    out, html = _print(tmp_path, FOLDED + "<p>Show code cell source</p>")   # printed without the print style
+    problems = pdf.pdf_problems(out, html, ["li.lemma2.term_b", "li.prop5.missing"])
+    assert any("prints the screen's 'Show code cell'" in p for p in problems)
+    # printed without the print style, the closed <details> print only their titles
+    assert any("the folded section 'Response to review' is not printed open" in p for p in problems)
+    assert any("the folded section 'The claims ledger: 2 paper claims' is not printed open" in p for p in problems)
+    assert not any("Solution to Exercise 1" in p for p in problems)    # an open one is no problem
+    assert any("2 of the ledger's 2 claims are not in it" in p for p in problems)
 
 
 @pytest.mark.parametrize("missing", [None, "chromium", "pdftotext", "pdfinfo"])
@@ -113,16 +208,35 @@ built = pytest.mark.skipif(HTML is None, reason="set RNNREPRO_BUILT_BOOK to a bu
 
 
 @built
-def test_every_chapter_has_its_pdf_with_math_typeset_and_figures_in_place():
+def test_every_chapter_has_its_pdf_with_math_typeset_figures_ledger_and_solutions_and_no_toggle():
+    """Each chapter's PDF, made by the build: math typeset, figures in place, every folded section
+    printed open (the claims ledger with every claim, the response to review, the deviations, each
+    exercise's solution), no "Show code cell" toggle, no link to the server that printed it."""
     _tools()
     pages = pdf.chapter_pages(HTML)
     assert pages, f"no chapter pages in {HTML}"
     problems = []
     for key, page in pages.items():
         out = pdf.pdf_path(HTML, key)
-        assert out.is_file(), f"{key}: no {out.relative_to(HTML)} (run python -m rnnrepro.site.pdf {HTML})"
+        assert out.is_file(), f"{key}: no {out.relative_to(HTML)}: the build prints it when Chromium is installed"
         html = (HTML / page).read_text(encoding="utf-8")
         assert f'href="{"../" * page.count("/")}{pdf.PDF_DIR}/{key}.pdf"' in html, f"{key}: no PDF in the menu"
         assert pdf.page_facts(html)[1], f"{key}: the page has no figure"
-        problems += pdf.pdf_problems(out, html)
+        assert pdf.folded_sections(html), f"{key}: the page folds nothing (no claims ledger?)"
+        claims = pdf.ledger_claim_ids(HTML, page, key)
+        assert claims, f"{key}: no ledger beside the page"
+        problems += pdf.pdf_problems(out, html, claims)
     assert not problems, "\n".join(problems)
+
+
+@built
+def test_the_whole_book_pdf_holds_every_chapter():
+    _tools()
+    book = HTML / pdf.PDF_DIR / pdf.BOOK_PDF
+    assert book.is_file(), f"no {book}: the build prints it when Chromium is installed"
+    chapters = [pdf.pdf_path(HTML, key) for key in pdf.chapter_pages(HTML)]
+    assert pdf.pdf_pages(book) > sum(pdf.pdf_pages(c) for c in chapters)
+    text = pdf._words(pdf.pdf_text(book))
+    for key, page in pdf.chapter_pages(HTML).items():
+        title, _ = pdf.page_facts((HTML / page).read_text(encoding="utf-8"))
+        assert pdf._words(title) in text, f"the book PDF lacks {key} ({title})"

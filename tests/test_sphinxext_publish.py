@@ -1,15 +1,11 @@
-"""The public address on every page (rnnrepro.site.sphinxext.publish): canonical links, Open Graph
-previews and sitemap.xml, in a real two-page Sphinx build with the book's theme, with and without an
-address."""
+"""The public address on every page (rnnrepro.site.sphinxext.publish, through sphinxext-opengraph and
+sphinx-sitemap): canonical links, Open Graph previews and sitemap.xml, in a real two-page Sphinx build
+with the book's theme, with and without an address."""
 
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
-from docutils.core import publish_doctree
-
 from rnnrepro.book import cite
-from rnnrepro.site.sphinxext import publish
 
 ADDRESS = "https://owner.github.io/rnnrepro"
 
@@ -46,11 +42,12 @@ def test_with_an_address_pages_carry_it(tmp_path, monkeypatch):
     description = re.search(r'<meta property="og:description" content="([^"]*)"', chapter).group(1)
     assert description.startswith("In short. The paper claims a rate")
     index = (out / "index.html").read_text()
-    assert '<meta property="og:title" content="Home &amp; start" />' in index
+    assert '<meta property="og:title" content="Home & start" />' in index     # an ampersand before a space is text
+    assert f'<meta property="og:image" content="{ADDRESS}/_images/social_previews/' in index   # a social card
     assert f'<link rel="canonical" href="{ADDRESS}/index.html" />' in index
     root = ET.parse(out / "sitemap.xml").getroot()
     locs = [loc.text for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
-    assert locs == [f"{ADDRESS}/index.html", f"{ADDRESS}/book/chapter.html"]
+    assert sorted(locs) == [f"{ADDRESS}/book/chapter.html", f"{ADDRESS}/index.html"]
     assert f"Sitemap: {ADDRESS}/sitemap.xml" in (out / "robots.txt").read_text()
 
 
@@ -60,20 +57,6 @@ def test_without_an_address_no_canonical_no_sitemap_and_no_og_url(tmp_path, monk
     monkeypatch.setattr(cite, "_cff", lambda: cff)
     out = _build(tmp_path)
     chapter = (out / "book" / "chapter.html").read_text()
-    assert 'rel="canonical"' not in chapter and "og:url" not in chapter
+    assert 'rel="canonical"' not in chapter and "og:url" not in chapter and "og:image" not in chapter
     assert '<meta property="og:title" content="A chapter" />' in chapter
     assert not (out / "sitemap.xml").exists() and not (out / "robots.txt").exists()
-
-
-def test_preview_text_is_the_first_paragraph_of_prose_cut_at_a_word():
-    tree = publish_doctree(".. note:: skipped\n\nShort.\n\n" + "word " * 80 + "\n\nLater paragraph.\n")
-    text = publish.first_paragraph(tree, limit=50)
-    assert text.startswith("word word") and text.endswith("…") and len(text) <= 50
-    assert publish.first_paragraph(publish_doctree("Only short.\n")) == ""
-
-
-@pytest.mark.parametrize("url", [None, "https://x.org/p.html"])
-def test_open_graph_tags_are_escaped(url):
-    tags = publish.open_graph_tags(title='A "quoted" <b> & title', site="S", description="", url=url)
-    assert 'content="A &quot;quoted&quot; &lt;b&gt; &amp; title"' in tags
-    assert ("og:url" in tags) == (url is not None) and "og:description" not in tags

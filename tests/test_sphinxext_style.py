@@ -27,3 +27,20 @@ def test_the_theme_gets_a_valid_default_mode():
     kept = SimpleNamespace(html_static_path=[], html_context={"default_mode": "light"})
     style._configure(None, kept)
     assert kept.html_context["default_mode"] == "light"
+
+
+def test_one_search_box_the_headers():
+    """The theme puts a search field in the sidebar and a search button in the header: the sidebar's
+    goes (a book's own ``html_sidebars`` still wins)."""
+    config = SimpleNamespace(html_static_path=[], html_context={})
+    style._configure(None, config)
+    assert "search-button-field.html" not in config.html_sidebars["**"]
+    assert "sbt-sidebar-nav.html" in config.html_sidebars["**"]
+    own = SimpleNamespace(html_static_path=[], html_context={}, html_sidebars={"**": ["mine.html"]})
+    style._configure(None, own)
+    assert own.html_sidebars == {"**": ["mine.html"]}
+
+
+def test_search_results_get_their_formulas_typeset():
+    js = (style.STATIC / style.JS).read_text()
+    assert 'getElementById("search-results")' in js and "typesetPromise" in js

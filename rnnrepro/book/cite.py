@@ -486,9 +486,15 @@ def cite_block_markdown(chapter: Chapter | str, profile: str) -> str:
              chapter_bibtex(chapter, commit=commit, profile=profile, verdicts=""), "```"]
     papers = paper_references(chapter)
     if papers:
-        lines += ["", "Please cite the replicated paper as well:", ""] + [f"- {p}" for p in papers]
+        lines += ["", "Please cite the replicated paper as well:", ""] + [f"- {autolink(p)}" for p in papers]
         lines += ["", "```bibtex", paper_bibtex(chapter), "```"]
     return "\n".join(lines)
+
+
+def autolink(text: str) -> str:
+    """``text`` (markdown) with each bare http(s) address as a link a reader can click (``<https://…>``);
+    a sentence's full stop after the address stays outside it."""
+    return re.sub(r"(?<![<(\[])\b(https?://[^\s<>]+?)([.,;:]?)(?=\s|$)", r"<\1>\2", text)
 
 
 def _braced(name: str) -> str:

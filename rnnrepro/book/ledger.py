@@ -36,7 +36,8 @@ import numpy as np
 from rnnrepro.data import sha256_file
 from rnnrepro.book.machine import cpu_info
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
-from rnnrepro.book.plotting import legibility_problems, make_legible, unlabelled_axes
+from rnnrepro.book.plotting import (legibility_problems, make_legible, phone_gid, unlabelled_axes,
+                                    write_phone_variant)
 from rnnrepro.book.profiles import Chapter, as_dict
 from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED,  # noqa: F401
                                 claim_type, show, type_counts_text)
@@ -350,7 +351,9 @@ class Ledger:
         np.savez_compressed(path, **{k: np.asarray(v) for k, v in arrays.items()})
         self.figures[fig_id] = {"file": f"{folder.name}/{path.name}", "sha256": sha256_file(path),
                                 "arrays": {k: list(np.shape(v)) for k, v in arrays.items()}}
+        fig.set_gid(phone_gid(f"{self.chapter.key}.{fig_id}"))   # names its phone variant in its SVG
         self._publish(f"{self.chapter.key}.{fig_id}", fig)
+        write_phone_variant(fig, folder / f"{fig_id}.phone.svg")
 
     # ------------------------------------------------------------------ output
     @property

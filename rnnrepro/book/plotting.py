@@ -4,7 +4,9 @@ Figures have an explicit white background (readable on the light and the dark th
 size family and labelled axes. Chapters call :func:`new_figure` and label every axis. In a notebook
 kernel figures are SVG; ``ledger.figure`` makes each legible (:func:`make_legible`: mathtext for raw
 sub/superscripts, enough ticks, dense clouds drawn as images, no text below 10 CSS px as the page shows
-it at 1400 px) and refuses what is still hard to read (:func:`legibility_problems`).
+it at 1400 px) and refuses what is still hard to read (:func:`legibility_problems`). A figure wider than
+a phone's column also gets a phone variant (:func:`phone_variant_svg`: its panels stacked in one column
+at their natural size), which the page shows on narrow screens (rnnrepro.site.sphinxext.phone_figures).
 """
 
 from __future__ import annotations
@@ -344,3 +346,164 @@ def make_legible(fig) -> None:
     ensure_ticks(fig)
     rasterize_dense(fig)
     enlarge_small_text(fig)
+
+
+# ---------------------------------------------------------------------------------------- phone variant
+#: The page's content column on a 390-px phone (sphinx-book-theme), in CSS px: a figure no wider shows
+#: at its natural size, so its text keeps its size; the page shows the phone variant up to
+#: :data:`PHONE_MEDIA` (rnnrepro.site.sphinxext.phone_figures).
+PHONE_COLUMN_PX = 340
+#: The screens that get a figure's phone variant (the book's phone breakpoint, rnnrepro.css).
+PHONE_MEDIA = "(max-width: 40rem)"
+#: The smallest text a phone variant may show, in CSS px at its natural size.
+PHONE_MIN_TEXT_PX = 9.0
+#: Height of one panel of a phone variant, in inches (a panel keeps about the aspect of a desktop one).
+PHONE_PANEL_HEIGHT = 2.5
+
+
+def phone_gid(name: str) -> str:
+    """The id written into a figure's SVG (its figure group) that names its phone variant: ``name`` is the
+    figure's glue name (``<key>.<fig_id>``)."""
+    return "rnnrepro-fig-" + re.sub(r"[^a-z0-9_-]", "-", name.lower())
+
+
+def _panels(fig) -> list[list]:
+    """The figure's panels in reading order (row by row): the axes of each grid cell (twin axes share
+    their panel); axes outside the grid (colorbars, insets) follow the panel they are drawn on."""
+    cells: dict[tuple, list] = {}
+    for ax in fig.get_axes():
+        spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+        if spec is None:
+            continue
+        rows, cols = spec.rowspan, spec.colspan
+        cells.setdefault((rows.start, cols.start, rows.stop, cols.stop, id(spec.get_gridspec())), []).append(ax)
+    return [cells[k] for k in sorted(cells)]
+
+
+#: A phone variant's panel title longer than this many characters is broken over lines.
+PHONE_TITLE_CHARS = 40
+
+
+def wrap_outside_math(text: str, width: int) -> str:
+    """``text`` broken over lines of at most ``width`` characters (a longer word or formula on its own
+    line), at spaces outside ``$…$`` formulas only (a formula stays whole: mathtext spans one line)."""
+    words, at = [], 0
+    for m in _MATH.finditer(text):           # formulas as single words, with what touches them
+        words += text[at:m.start()].split(" ")
+        words[-1] += m.group()
+        at = m.end()
+    rest = text[at:].split(" ")
+    words[-1:] = [words[-1] + rest[0]] + rest[1:] if words else rest
+    lines, line = [], ""
+    for word in (w for w in words if w):
+        if line and len(line) + 1 + len(_MATH.sub("xxxx", word)) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join(lines + [line]) if line else text
+
+
+def _legends_in_one_column(fig) -> list[tuple]:
+    """Replace every legend of ``fig`` laid out in more than one column (a figure legend shared by the
+    panels, in a row) by the same entries in one column; return what :func:`_restore_legends` undoes."""
+    swapped = []
+    for owner in [fig, *fig.get_axes()]:
+        old = owner.get_legend() if owner is not fig else None
+        for lg in (list(fig.legends) if owner is fig else [old] if old is not None else []):
+            if getattr(lg, "_ncols", 1) <= 1:
+                continue
+            texts = lg.get_texts()
+            kwargs = {"ncols": 1, "fontsize": texts[0].get_fontsize() if texts else None,
+                      "title": lg.get_title().get_text() or None}
+            labels = [t.get_text() for t in texts]
+            if owner is fig:
+                at = fig.legends.index(lg)
+                fig.legends.remove(lg)
+                outside = getattr(lg, "_outside_loc", None)
+                where = f"outside {'lower center' if outside == 'lower' else 'upper center' if outside == 'upper' else outside}" \
+                    if outside else lg._loc
+                new = fig.legend(lg.legend_handles, labels, loc=where, **kwargs)
+                swapped.append((fig, lg, new, at))
+            else:
+                new = owner.legend(lg.legend_handles, labels, loc=lg._loc, **kwargs)
+                swapped.append((owner, lg, new, None))
+    return swapped
+
+
+def _restore_legends(fig, swapped: list[tuple]) -> None:
+    for owner, old, new, at in reversed(swapped):
+        if owner is fig:
+            fig.legends.remove(new)
+            fig.legends.insert(at, old)
+        else:
+            owner.legend_ = old
+
+
+def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None:
+    """The figure redrawn for a phone as SVG: its panels one under another in a single column no wider
+    than ``width_px`` (a legend laid out in a row listed in one column) (at its natural size, so its text keeps its size in points: 8 pt is 10.7 CSS px);
+    None when the figure already fits (its desktop image is shown) or cannot be laid out that narrow
+    (a panel or a legend wider than the column: the page then scales the desktop image down). ``fig``
+    is left as it was (panels, size)."""
+    import io
+    import warnings
+
+    if shown_width_px(fig) <= width_px:
+        return None
+    panels = _panels(fig)
+    if not panels:
+        return None
+    old_specs = [(ax, ax.get_subplotspec()) for panel in panels for ax in panel]
+    old_size = fig.get_size_inches().copy()
+    swapped: list[tuple] = []
+    titles = [(t, t.get_text()) for ax in fig.get_axes() for t in (ax.title, ax._left_title, ax._right_title)
+              if t.get_text()]
+    try:
+        swapped = _legends_in_one_column(fig)
+        for t, text in titles:                  # a title as long as a desktop panel is wide: two lines
+            t.set_text(wrap_outside_math(text, PHONE_TITLE_CHARS))
+        with warnings.catch_warnings(record=True):   # nothing printed under the page's figure
+            # constrained layout that gives up ("... not applied ..."): no phone variant
+            warnings.filterwarnings("error", message=r"(?i).*layout not applied")
+            grid = fig.add_gridspec(len(panels), 1)
+            for i, panel in enumerate(panels):
+                for ax in panel:
+                    ax.set_subplotspec(grid[i, 0])
+            width_in = width_px / PX_PER_INCH - 2 * SAVE_PAD_INCHES
+            for _ in range(4):
+                fig.set_size_inches(width_in, PHONE_PANEL_HEIGHT * len(panels))
+                excess = shown_width_px(fig) - width_px
+                if excess <= 0.5:
+                    break
+                width_in -= excess / PX_PER_INCH + 0.02
+            if shown_width_px(fig) > width_px + 0.5 or width_in < 1.5:
+                return None
+            if small_texts(fig, PHONE_MIN_TEXT_PX * 72 / PX_PER_INCH):
+                return None
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=SAVE_PAD_INCHES,
+                        metadata={"Date": None})
+            return buffer.getvalue()
+    except (UserWarning, ValueError, RuntimeError):
+        return None
+    finally:
+        for ax, spec in old_specs:
+            ax.set_subplotspec(spec)
+        _restore_legends(fig, swapped)
+        for t, text in titles:
+            t.set_text(text)
+        fig.set_size_inches(old_size)
+
+
+def write_phone_variant(fig, path) -> bool:
+    """Write ``fig``'s phone variant (:func:`phone_variant_svg`) to ``path``; remove a stale one when the
+    figure needs none or cannot have one. True when written."""
+    from pathlib import Path
+
+    path = Path(path)
+    svg = phone_variant_svg(fig)
+    path.unlink(missing_ok=True)
+    if svg is not None:
+        path.write_bytes(svg)
+    return svg is not None

@@ -201,7 +201,7 @@ function metrics() {
   window.scrollTo(0, 0);
   var art = document.querySelector(".bd-article") || document.body, Y = window.scrollY;
   var M = {height: document.documentElement.scrollHeight, in_short: null, first_figure: null, tables: 0,
-           wide_code: [], prose: [], review: [], figures: []};
+           wide_code: [], prose: [], review: [], figures: [], view_width: document.documentElement.clientWidth};
   var strong = Array.prototype.find.call(art.querySelectorAll("strong, b"), function (b) {
     return /^In short\b/.test(b.textContent.trim()) && shown(b);
   });
@@ -211,7 +211,8 @@ function metrics() {
     var nested = el.tagName.toLowerCase() === "svg" && el.parentElement.closest("svg");
     if (!shown(el) || r.width < 150 || r.height < 80 || nested) { return; }
     var f = {top: r.top + Y, width: r.width, height: r.height, left: r.left, right: r.right};
-    if (el.tagName.toLowerCase() === "img") { f.src = el.getAttribute("src"); f.natural_width = el.naturalWidth; }
+    // the image shown (a phone variant's, rnnrepro.site.sphinxext.phone_figures) and its natural width
+    if (el.tagName.toLowerCase() === "img") { f.src = el.currentSrc || el.getAttribute("src"); f.natural_width = el.naturalWidth; }
     else { f.src = "(inline svg)"; f.min_font_px = inlineSvgFont(el); }
     M.figures.push(f);
   });
@@ -659,11 +660,24 @@ def story_measures(report: PageReport, site: Path, *, ids: list[str] | set[str] 
     m = report.metrics
     sizes = [figure_text_px(site, report.page, f) for f in m.get("figures", [])]
     sizes = [x for x in sizes if x is not None]
-    return {"height": m.get("height"), "in_short": m.get("in_short"), "first_figure": m.get("first_figure"),
+    return {"wide_figures": wide_figures(m.get("figures", []), m.get("view_width")),
+            "height": m.get("height"), "in_short": m.get("in_short"), "first_figure": m.get("first_figure"),
             "table_share": (m.get("tables", 0) / m["height"]) if m.get("height") else None,
             "figures": len(m.get("figures", [])), "figure_text": min(sizes) if sizes else None,
             "wide_code": m.get("wide_code", []), "claim_ids": claim_ids_in(m.get("prose", []), ids, keys),
             "review": m.get("review", []), "wide_tables": m.get("wide_tables", []), "overflow": report.overflow}
+
+
+def wide_figures(figures: list[dict], view_width: float | None = None) -> list[str]:
+    """The figures (as the probe measured them) that do not fit the screen at their natural size: shown
+    narrower than they are drawn (scaled down, their text with them), or sticking out of the screen
+    (``view_width``) or of a box that scrolls; ``src: natural px in shown px`` each."""
+    wide = []
+    for f in figures:
+        natural = f.get("natural_width") or 0
+        if natural > f["width"] + 1 or (view_width and f.get("right", 0) > view_width + 1):
+            wide.append(f"{f.get('src')}: {natural:.0f} px drawn, {f['width']:.0f} px shown")
+    return wide
 
 
 def measures_line(page: str, screen: str, x: dict) -> str:
@@ -675,7 +689,7 @@ def measures_line(page: str, screen: str, x: dict) -> str:
     share = 0 if x["table_share"] is None else 100 * x["table_share"]
     return (f"{page:32s} {screen:7s} height {px(x['height']):>7s}  in short {px(x['in_short']):>6s}  first figure "
             f"{px(x['first_figure']):>6s}  tables {share:4.1f} %  figures {x['figures']:2d} (smallest text {text} px)"
-            f"  wide code {len(x['wide_code'])}  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
+            f"  wider than the screen {len(x.get('wide_figures', []))}  wide code {len(x['wide_code'])}  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
             f"wide tables {len(x['wide_tables'])}  overflow {len(x['overflow'])}")
 
 

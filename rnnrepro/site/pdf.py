@@ -1,13 +1,18 @@
 """A PDF of each chapter, printed from its built page by headless Chromium, and checked.
 
-``python -m rnnrepro.site.pdf _build/html`` serves the built site on 127.0.0.1 (:mod:`.local_server`),
+The book's build prints them itself (:mod:`rnnrepro.site.sphinxext.printed`); ``python -m
+rnnrepro.site.pdf _build/html --check`` checks what it printed, and without ``--check`` it prints them
+again. Printing serves the built site on 127.0.0.1 (:mod:`.local_server`),
 opens each chapter page of the table of contents in headless Chromium (background networking off, as
 :mod:`.browser_check` runs it), lets the page's scripts run for ``--budget`` ms of virtual time (MathJax
-typesets, images load) and prints it to ``_build/html/_pdf/<chapter>.pdf`` on A4 paper. The chapter
-page's download menu offers that file (:mod:`.sphinxext.downloads`). Each PDF is then checked
-(:func:`pdf_problems`, with poppler's ``pdfinfo`` and ``pdftotext``): it has pages; its text holds no
-raw TeX (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``: math that did not typeset); the page's title and the
-caption of every figure of the page are in it (figures in place). Exits 1 if a check fails.
+typesets, images load) and prints it to ``_build/html/_pdf/<chapter>.pdf`` on A4 paper, complete
+(:data:`PRINT_CSS`: every folded section open, no buttons or toggles, captions dark, links to the page's
+own rows inside the PDF). The chapter page's download menu offers that file (:mod:`.sphinxext.downloads`).
+Each PDF is then checked (:func:`pdf_problems`, with poppler's ``pdfinfo`` and ``pdftotext``): it has
+pages; its text holds no raw TeX (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``: math that did not typeset) and
+no "Show code cell" toggle; the page's title, the caption of every figure, the content of every folded
+section (claims ledger, response to review, deviations, exercise solutions) and every claim of the
+chapter's ledger are in it; no link points at the server that printed it. Exits 1 if a check fails.
 """
 
 from __future__ import annotations
@@ -24,12 +29,49 @@ from pathlib import Path
 from rnnrepro.site.browser_check import RAW_TEX    # math that did not typeset, as its text reads
 
 PDF_DIR = "_pdf"
+#: The whole book in one PDF (the intro page, then each chapter's PDF), offered on the landing page.
+BOOK_PDF = "rnnrepro.pdf"
 #: Virtual time a page gets before it is printed (ms): MathJax typesets a long chapter within seconds.
 BUDGET_MS = 30000
 #: Printed on A4 with modest margins (the theme's print style hides its header and sidebars); a code
-#: line too long for the paper wraps instead of being cut off at the margin.
-PRINT_CSS = ("<style>@page { size: A4; margin: 14mm 12mm; }\n"
-             "@media print { pre { white-space: pre-wrap !important; overflow-wrap: anywhere; } }</style>")
+#: line too long for the paper wraps instead of being cut off at the margin. The printed chapter is
+#: complete: every folded section (the claims ledger, the response to review, the deviations, each
+#: exercise's solution, a hidden code cell) is open, and what only a screen needs is left out: buttons,
+#: the "Show code cell source" toggles, headerlinks. Captions and muted text print dark.
+PRINT_CSS = """<style>@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+  details.hide > summary, details.above-input > summary, details.below-input > summary { display: none !important; }
+  button, .toggle-button, .copybtn, a.headerlink, .sd-summary-state-marker, .rnnrepro-filter { display: none !important; }
+  .toggle-hidden, details > *, .toggle-details__content { display: block !important; visibility: visible !important;
+    opacity: 1 !important; height: auto !important; max-height: none !important; }
+  details > summary { display: block !important; list-style: none; }
+  figcaption, figcaption *, .caption-text, .rnnrepro-full-note, .claim-meta, span.rnnrepro-profile,
+  details.claim-quote summary { color: #000 !important; }
+  figcaption { font-weight: 400 !important; }
+  figure, img, svg, tr { break-inside: avoid; }
+}</style>
+<script>(function () {
+  // Open every folded section; links to an element of this page become "#id" links (they land inside
+  // the PDF, not on the server that printed it).
+  function expand() {
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    document.querySelectorAll(".toggle-hidden").forEach(function (e) { e.classList.remove("toggle-hidden"); });
+    document.querySelectorAll("a[href*='#']").forEach(function (a) {
+      if (a.origin === location.origin && a.pathname === location.pathname && a.hash.length > 1) {
+        a.setAttribute("href", a.hash);
+      }
+    });
+    // a link to another file of the site would point at the server that printed the page: plain text
+    document.querySelectorAll("a[href]").forEach(function (a) {
+      if (a.origin === location.origin && a.pathname !== location.pathname) { a.removeAttribute("href"); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", expand);
+  window.addEventListener("load", function () { expand(); setTimeout(expand, 500); });
+})();</script>"""
+#: Text a printed page must not hold: the screen's toggles and buttons.
+SCREEN_ONLY = ("Show code cell", "Hide code cell", "Click to show", "Click to hide")
 
 
 def chapter_pages(site: Path) -> dict[str, str]:
@@ -69,8 +111,10 @@ def print_pdf(chromium: str, url: str, out: Path, budget_ms: int = BUDGET_MS) ->
     return out
 
 
-def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_ms: int = BUDGET_MS) -> list[Path]:
+def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_ms: int = BUDGET_MS, *,
+              stale_only: bool = False) -> list[Path]:
     """Print each chapter page (``keys``, by default every chapter of the site) to its PDF; return them.
+    ``stale_only``: keep a PDF newer than its page (a rebuild that changed nothing prints nothing).
     RuntimeError when Chromium writes no PDF for a page."""
     from rnnrepro.site.local_server import serve
 
@@ -84,8 +128,43 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
     (site / PDF_DIR).mkdir(exist_ok=True)
     with serve(site, inject=PRINT_CSS) as base:
         for key in keys or list(pages):
-            written.append(print_pdf(chromium, f"{base}/{pages[key]}", pdf_path(site, key), budget_ms))
+            out = pdf_path(site, key)
+            if stale_only and out.is_file() and out.stat().st_mtime > (site / pages[key]).stat().st_mtime:
+                written.append(out)
+                continue
+            written.append(print_pdf(chromium, f"{base}/{pages[key]}", out, budget_ms))
     return written
+
+
+def make_book_pdf(site: Path, chromium: str, chapter_pdfs: list[Path], root_page: str,
+                  budget_ms: int = BUDGET_MS) -> Path:
+    """The whole book in one PDF, ``<site>/_pdf/rnnrepro.pdf``: the landing page ``root_page`` printed
+    as the chapters are, then every chapter's PDF in the order of the table of contents (poppler's
+    ``pdfunite``). RuntimeError when a step writes nothing."""
+    from rnnrepro.site.local_server import serve
+
+    site = Path(site)
+    front = site / PDF_DIR / "_front.pdf"
+    with serve(site, inject=PRINT_CSS) as base:
+        print_pdf(chromium, f"{base}/{root_page}", front, budget_ms)
+    out = site / PDF_DIR / BOOK_PDF
+    res = subprocess.run(["pdfunite", str(front), *map(str, chapter_pdfs), str(out)], capture_output=True,
+                         text=True, timeout=300)
+    front.unlink(missing_ok=True)
+    if res.returncode != 0 or not out.is_file():
+        raise RuntimeError(f"pdfunite wrote no book PDF (exit {res.returncode}): {res.stderr.strip()[-300:]}")
+    return out
+
+
+#: The tools that printing and checking the PDFs needs, beside Chromium (Debian: poppler-utils).
+POPPLER = ("pdftotext", "pdfinfo", "pdfunite")
+
+
+def missing_tools() -> list[str]:
+    """What printing the PDFs needs and this machine lacks (Chromium, poppler's tools)."""
+    from rnnrepro.site.browser_check import find_chromium
+
+    return ([] if find_chromium() else ["chromium"]) + [t for t in POPPLER if shutil.which(t) is None]
 
 
 class _PageFacts(HTMLParser):
@@ -127,10 +206,11 @@ def page_facts(html: str) -> tuple[str, list[str]]:
     return parser.title, parser.captions
 
 
-def pdf_text(pdf: Path) -> str:
-    """The PDF's text (poppler's ``pdftotext``)."""
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True,
-                          check=True, timeout=120).stdout
+def pdf_text(pdf: Path, raw: bool = False) -> str:
+    """The PDF's text (poppler's ``pdftotext``); ``raw``: in the order it was drawn (a table cell's text
+    together, not merged line by line with its neighbours')."""
+    return subprocess.run(["pdftotext", *(["-raw"] if raw else []), "-enc", "UTF-8", str(pdf), "-"],
+                          capture_output=True, text=True, check=True, timeout=120).stdout
 
 
 def pdf_pages(pdf: Path) -> int:
@@ -157,9 +237,78 @@ def caption_words(caption: str, n: int = 8) -> str:
     return " ".join(stretch[:n])
 
 
-def pdf_problems(pdf: Path, html: str) -> list[str]:
+class _Folded(HTMLParser):
+    """The sections of a built page that a screen folds: sphinx-design dropdowns (the response to review,
+    the deviations, an exercise's expected outcome), the book's ``details`` sections (the claims ledger),
+    sphinx-exercise solutions; each as (its title, the text of its content)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sections: list[list[str]] = []
+        self._stack: list[tuple[str, list[str] | None, bool]] = []   # (tag, section it opens, is a title)
+        self._open: list[list[str]] = []                             # sections being read, innermost last
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("p", "div", "td", "th", "tr", "li", "section", "br", "dd", "dt"):
+            self.handle_data(" ")                 # text of two blocks is two words
+        if tag in _VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        section = None
+        if (tag == "details" and ({"sd-dropdown", "rnnrepro-apparatus"} & set(classes))) or \
+                (tag == "div" and "solution" in classes):
+            section = ["", ""]
+            self.sections.append(section)
+            self._open.append(section)
+        self._stack.append((tag, section, tag == "summary" or (tag == "p" and "admonition-title" in classes)))
+        if tag in ("script", "style", "mjx-container"):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in _VOID:
+            return
+        while self._stack:
+            open_tag, section, _title = self._stack.pop()
+            if section is not None and self._open and self._open[-1] is section:
+                self._open.pop()
+            if open_tag in ("script", "style", "mjx-container"):
+                self._skip = max(0, self._skip - 1)
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if not self._open or self._skip:
+            return
+        section, title = self._open[-1], False
+        for _tag, opened, is_title in reversed(self._stack):
+            if opened is section:
+                break
+            title = title or is_title
+        section[0 if title else 1] += data
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def folded_sections(html: str) -> list[tuple[str, str]]:
+    """(title, content text) of every section a built page folds (:class:`_Folded`), in page order."""
+    parser = _Folded()
+    parser.feed(html)
+    return [(" ".join(t.split()), " ".join(c.split())) for t, c in parser.sections]
+
+
+def _squash(text: str) -> str:
+    """Letters and digits only, lower case: text compared across the line breaks a PDF puts anywhere."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def pdf_problems(pdf: Path, html: str, claim_ids: list[str] | tuple[str, ...] = ()) -> list[str]:
     """What is wrong with a chapter's PDF, printed from the page ``html``: no pages; raw TeX in its text;
-    the page's title or a figure's caption (its first eight words, outside formulas) missing."""
+    a screen's toggle (:data:`SCREEN_ONLY`, "Show code cell source") printed; the page's title, a
+    figure's caption (its first eight words, outside formulas) or the first words of a folded section's
+    content (:func:`folded_sections`: the claims ledger, the response to review, the deviations, an
+    exercise's solution) missing; a claim of ``claim_ids`` (the chapter's ledger) not in its text."""
     problems = []
     pages = pdf_pages(pdf)
     if pages == 0:
@@ -170,6 +319,10 @@ def pdf_problems(pdf: Path, html: str) -> list[str]:
         where = text[max(0, RAW_TEX.search(text).start() - 60):RAW_TEX.search(text).end() + 60]
         problems.append(f"{pdf.name}: raw TeX {raw} in its text (math not typeset), e.g. {' '.join(where.split())!r}")
     flat = _words(text)
+    dead = re.findall(rb"/URI \((https?://(?:127\.0\.0\.1|localhost)[^)]*)\)", Path(pdf).read_bytes())
+    if dead:
+        problems.append(f"{pdf.name}: {len(dead)} link(s) to the server that printed it, e.g. {dead[0].decode()!r}")
+    problems += [f"{pdf.name}: prints the screen's {s!r} ({text.count(s)} times)" for s in SCREEN_ONLY if s in text]
     title, captions = page_facts(html)
     if title and _words(title) not in flat:
         problems.append(f"{pdf.name}: the page's title {title!r} is not in it")
@@ -177,7 +330,27 @@ def pdf_problems(pdf: Path, html: str) -> list[str]:
         head = caption_words(caption)
         if head and head not in flat:
             problems.append(f"{pdf.name}: the figure captioned {caption[:60]!r} is not in it")
+    squashed = _squash(pdf_text(pdf, raw=True))
+    for section_title, content in folded_sections(html):
+        head = _squash(caption_words(content))
+        if head and head not in squashed:
+            problems.append(f"{pdf.name}: the folded section {section_title[:50]!r} is not printed open "
+                            f"(its first words {caption_words(content)!r} are not in it)")
+    # the ledger prints a claim's id without its chapter ("lemma2.term_b" in miller's ledger)
+    missing = [claim for claim in claim_ids if _squash(claim.split(".", 1)[-1]) not in squashed]
+    if missing:
+        problems.append(f"{pdf.name}: {len(missing)} of the ledger's {len(claim_ids)} claims are not in it: {missing[:5]}")
     return problems
+
+
+def ledger_claim_ids(site: Path, page: str, key: str) -> list[str]:
+    """The claim ids of chapter ``key``'s ledger beside its built page (``<key>.ledger.json``); [] without one."""
+    import json
+
+    ledger = (Path(site) / page).parent / f"{key}.ledger.json"
+    if not ledger.is_file():
+        return []
+    return [claim["id"] for claim in json.loads(ledger.read_text()).get("claims", [])]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,18 +362,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=None, metavar="KEY", help="this chapter only (repeatable)")
     parser.add_argument("--budget", type=int, default=BUDGET_MS,
                         help=f"virtual time per page, ms (default {BUDGET_MS})")
+    parser.add_argument("--check", action="store_true",
+                        help="check the PDFs the build printed, without printing them again")
     args = parser.parse_args(argv)
     chromium = find_chromium()
-    missing = [tool for tool in ("pdftotext", "pdfinfo") if shutil.which(tool) is None]
-    if chromium is None or missing:
-        print("error: printing and checking the PDFs needs Chromium and poppler's pdftotext and pdfinfo "
+    if missing_tools():
+        print("error: printing and checking the PDFs needs Chromium and poppler's pdftotext, pdfinfo and pdfunite "
               "(Debian: apt-get install chromium poppler-utils)", file=sys.stderr)
         return 2
     if not chapter_pages(args.site):
         print(f"error: no built chapter page under {args.site}: build the book first", file=sys.stderr)
         return 2
     try:
-        written = make_pdfs(args.site, chromium, args.only, args.budget)
+        if args.check:
+            written = [pdf_path(args.site, key) for key in (args.only or chapter_pages(args.site))]
+            absent = [str(p) for p in written if not p.is_file()]
+            if absent:
+                raise RuntimeError(f"no PDF {', '.join(absent)}: the build prints them when Chromium is installed")
+        else:
+            written = make_pdfs(args.site, chromium, args.only, args.budget)
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -208,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = []
     for pdf in written:
         html = (Path(args.site) / pages[pdf.stem]).read_text(encoding="utf-8")
-        found = pdf_problems(pdf, html)
+        found = pdf_problems(pdf, html, ledger_claim_ids(args.site, pages[pdf.stem], pdf.stem))
         problems += found
         print(f"{pdf}: {pdf_pages(pdf)} pages, {pdf.stat().st_size // 1024} KiB" + (" (PROBLEMS)" if found else ""))
     for problem in problems:

@@ -3,6 +3,9 @@
 - :mod:`.alt_text`: each figure's image described by its caption's first sentence;
 - :mod:`.data_check`: every chapter's data fetched or found before any chapter executes, else one line;
 - :mod:`.downloads`: each chapter's ledger JSON and figure data beside its page;
+- :mod:`.phone_figures`: on a phone, each wide figure's phone variant (its panels stacked in one column);
+- :mod:`.printed`: each chapter's PDF, the whole book's and a zip of the executed notebooks, made by the
+  build (the PDFs when Chromium and poppler are present; otherwise one line and no page offers them);
 - :mod:`.launch`: the executed .ipynb in every page's download menu; a Binder launch button only once
   the public address is set; no thebe configuration naming an example repository;
 - :mod:`.mathjax`: MathJax served from the book itself, so math typesets offline;
@@ -27,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rnnrepro.site.sphinxext import (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels,
-                                    launch, mathjax, scripts, style)
+                                    launch, mathjax, phone_figures, printed, scripts, style)
 from rnnrepro.site.sphinxext import execution_cache, parallel_execution, publish
 
 if TYPE_CHECKING:
@@ -36,6 +39,6 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict:
     for module in (alt_text, bibliography, book_table, data_check, downloads, heartbeat, ipc_kernels, launch, mathjax,
-                   scripts, style, publish, execution_cache, parallel_execution):
+                   phone_figures, printed, scripts, style, publish, execution_cache, parallel_execution):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -5,8 +5,9 @@ The chapter's "Cite this chapter" block links to ``<key>.ledger.json`` and ``<ke
 (see :func:`rnnrepro.book.cite.cite_block_markdown`); after an HTML build this copies the ledger that
 the build wrote and zips the figure arrays next to ``<key>.html``, with a ``README.txt`` saying which
 file is which figure of the page and what each array is. Each chapter page's download menu offers
-``_pdf/<key>.pdf`` (in place of the theme's "print this page"), which ``python -m rnnrepro.site.pdf``
-prints from the built page after the build (``.ci/run`` does; the link checker fails a site without it).
+``_pdf/<key>.pdf`` (in place of the theme's "print this page") and the landing page's the whole book's
+PDF and a zip of the executed notebooks, which the build itself makes (:mod:`.printed`); where this
+build prints no PDF (no Chromium), no page offers one.
 """
 
 from __future__ import annotations
@@ -84,20 +85,41 @@ def copy_chapter_data(outdir: Path, docnames=None) -> list[Path]:
 
 
 PDF_BUTTON = "download-chapter-pdf-button"
+BOOK_PDF_BUTTON = "download-book-pdf-button"
+NOTEBOOKS_BUTTON = "download-notebooks-button"
 
 
 def offer_pdf(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     """``html-page-context`` (after the theme's buttons): on a chapter page, the download menu's ".pdf"
-    is the chapter's PDF (``_pdf/<key>.pdf``), not the browser's print dialog."""
-    from rnnrepro.site.pdf import PDF_DIR
+    is the chapter's PDF (``_pdf/<key>.pdf``), not the browser's print dialog; on the landing page the
+    menu offers the whole book's PDF and a zip of every executed notebook. A PDF is offered only when
+    this build prints them (:func:`.printed.pdf_offered`); otherwise the menu has no ".pdf" at all (the
+    theme's print-dialog item is removed too)."""
+    from rnnrepro.site.pdf import BOOK_PDF, PDF_DIR
+    from rnnrepro.site.sphinxext.printed import NOTEBOOKS_DIR, NOTEBOOKS_ZIP, pdf_offered
 
-    key = chapter_of_page(pagename)
     group = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
-    if key is None or group is None:
+    if group is None:
         return
-    button = {"type": "link", "url": context["pathto"](f"{PDF_DIR}/{key}.pdf", 1), "text": ".pdf",
-              "icon": "fas fa-file-pdf", "tooltip": "Download this chapter as a PDF", "label": PDF_BUTTON}
-    group["buttons"] = [b for b in group["buttons"] if b.get("label") != "download-pdf-button"] + [button]
+    key = chapter_of_page(pagename)
+    root = pagename == getattr(getattr(app, "config", None), "root_doc", "book/intro")
+    if key is None and not root:
+        return
+    group["buttons"] = [b for b in group["buttons"] if b.get("label") != "download-pdf-button"]
+    offered = pdf_offered(app)
+    if key is not None and offered:
+        group["buttons"].append({"type": "link", "url": context["pathto"](f"{PDF_DIR}/{key}.pdf", 1), "text": ".pdf",
+                                 "icon": "fas fa-file-pdf", "tooltip": "Download this chapter as a PDF",
+                                 "label": PDF_BUTTON})
+    if root and offered:
+        group["buttons"].append({"type": "link", "url": context["pathto"](f"{PDF_DIR}/{BOOK_PDF}", 1),
+                                 "text": "book .pdf", "icon": "fas fa-book",
+                                 "tooltip": "Download the whole book as one PDF", "label": BOOK_PDF_BUTTON})
+    if root and any((Path(app.outdir).parent / "jupyter_execute").rglob("*.ipynb")):
+        group["buttons"].append({"type": "link", "url": context["pathto"](f"{NOTEBOOKS_DIR}/{NOTEBOOKS_ZIP}", 1),
+                                 "text": "notebooks .zip", "icon": "fas fa-file-archive",
+                                 "tooltip": "Download every executed notebook of the book (.ipynb, one zip)",
+                                 "label": NOTEBOOKS_BUTTON})
 
 
 def _on_build_finished(app, exception) -> None:

@@ -18,8 +18,14 @@ JS = "rnnrepro.js"   # the scorecard's filter
 DEFAULT_MODE = "auto"   # one of pydata-sphinx-theme's modes: light, dark, auto
 
 
+#: The primary sidebar: the theme's own less its search field (the header's search button is the one
+#: search box, on a phone too).
+SIDEBAR = ["navbar-logo.html", "icon-links.html", "sbt-sidebar-nav.html"]
+
+
 def _configure(app, config) -> None:
     config.html_static_path.append(str(STATIC))
+    config.html_sidebars = {"**": SIDEBAR, **(getattr(config, "html_sidebars", None) or {})}
     config.html_context = {**(config.html_context or {})}
     config.html_context.setdefault("default_mode", DEFAULT_MODE)
 

@@ -6,8 +6,9 @@
      "Behind this page", a dropdown, a hidden code cell: all <details>) opens them and scrolls the
      element into view: on load, after MathJax has typeset (heights change), on hashchange and on a
      click of an in-page link.
-   - A figure opens at full size in a new tab on a click (on a phone its text would otherwise be
-     shrunk to the screen); rnnrepro.css lets it scroll sideways at its natural width on a phone. */
+   - Search results: their formulas typeset (Sphinx writes them as raw TeX).
+   - A figure opens at full size in a new tab on a click or a tap (the desktop image; a phone shows a
+     wide figure's phone variant, its panels stacked: rnnrepro.site.sphinxext.phone_figures). */
 (function () {
   "use strict";
   function apply(form) {
@@ -104,15 +105,47 @@
     });
   }
   function figures() {
-    // Every figure image opens at full size in a new tab (its own SVG file) on a click.
+    // Every figure image opens at full size in a new tab (its own SVG file, the desktop image even where
+    // a phone shows its stacked phone variant) on a tap.
     document.querySelectorAll(".bd-article figure img, .bd-article .cell_output img").forEach(function (img) {
       if (img.closest("a")) { return; }
       var a = document.createElement("a");
-      a.href = img.currentSrc || img.src; a.target = "_blank"; a.rel = "noopener";
+      a.href = img.src; a.target = "_blank"; a.rel = "noopener";   // the desktop image, not a phone variant
       a.className = "rnnrepro-figure-link"; a.title = "Open the figure at full size";
-      img.parentNode.insertBefore(a, img); a.appendChild(img);
+      // a <picture> (a phone variant beside the image) is wrapped whole: its <img> must stay its child
+      var what = img.parentElement.tagName === "PICTURE" ? img.parentElement : img;
+      what.parentNode.insertBefore(a, what); a.appendChild(what);
     });
   }
-  function ready() { setup(); labelCells(); foldQuotes(); figures(); anchors(); }
+  function balanceTex(p) {
+    // A summary is cut at a fixed length, often inside a formula: drop a formula cut at either end
+    // (its opening or closing delimiter missing), which no typesetting can show.
+    p.setAttribute("data-rnnrepro-tex", "");
+    var html = p.innerHTML, open = html.lastIndexOf("\\("), close = html.lastIndexOf("\\)");
+    if (open >= 0 && open > close) { html = html.slice(0, open) + "…"; }
+    var firstClose = html.indexOf("\\)"), firstOpen = html.indexOf("\\(");
+    if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) { html = "…" + html.slice(firstClose + 2); }
+    p.innerHTML = html;
+  }
+  function searchMath() {
+    // Sphinx's search page writes each result's summary as the page's text, formulas as raw TeX
+    // ("\\(\\lambda < 1\\)"): MathJax typesets them as they arrive.
+    var results = document.getElementById("search-results");
+    if (!results || !window.MutationObserver) { return; }
+    var timer = null, observer = new MutationObserver(function () {
+      if (timer) { return; }
+      timer = setTimeout(function () {
+        var mj = window.MathJax;
+        if (!mj || !mj.typesetPromise) { timer = null; return; }
+        observer.disconnect();     // typesetting changes the results: not a new result
+        results.querySelectorAll("p.context:not([data-rnnrepro-tex])").forEach(balanceTex);
+        mj.typesetPromise([results]).catch(function () {}).then(function () {
+          timer = null; observer.observe(results, {childList: true, subtree: true});
+        });
+      }, 100);
+    });
+    observer.observe(results, {childList: true, subtree: true});
+  }
+  function ready() { setup(); labelCells(); foldQuotes(); figures(); anchors(); searchMath(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { ready(); }
 })();
