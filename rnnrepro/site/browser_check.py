@@ -212,7 +212,9 @@ function metrics() {
     if (!shown(el) || r.width < 150 || r.height < 80 || nested) { return; }
     var f = {top: r.top + Y, width: r.width, height: r.height, left: r.left, right: r.right};
     // the image shown (a phone variant's, rnnrepro.site.sphinxext.phone_figures) and its natural width
-    if (el.tagName.toLowerCase() === "img") { f.src = el.currentSrc || el.getAttribute("src"); f.natural_width = el.naturalWidth; }
+    if (el.tagName.toLowerCase() === "img") {
+      f.src = el.currentSrc || el.getAttribute("src"); f.natural_width = el.naturalWidth;
+    }
     else { f.src = "(inline svg)"; f.min_font_px = inlineSvgFont(el); }
     M.figures.push(f);
   });
