@@ -350,7 +350,8 @@ def test_every_download_link_of_every_chapter_and_the_landing_page_resolves_to_a
         offered[page] = links
         missing += [f"{page}: {href}" for href in links if not (HTML / page).parent.joinpath(href).resolve().is_file()]
         if not printed:
-            missing += [f"{page}: offers {href} but the build printed no PDF" for href in links if href.endswith(".pdf")]
+            missing += [f"{page}: offers {href} but the build printed no PDF"
+                        for href in links if href.endswith(".pdf")]
     assert not missing, "download links to no file:\n" + "\n".join(missing)
     root = offered[pages[-1]]
     assert any(href.endswith("_notebooks/rnnrepro-notebooks.zip") for href in root), root
@@ -419,6 +420,7 @@ def test_the_cite_block_links_to_the_paper():
     """The replicated paper's reference in each chapter's cite block: its address is a link."""
     for chapter in CHAPTERS:
         text = _page(chapter.notebook.removesuffix(".md") + ".html")
-        block = text[text.index("Please cite the replicated paper"):] if "Please cite the replicated paper" in text else ""
+        cue = "Please cite the replicated paper"
+        block = text[text.index(cue):] if cue in text else ""
         if "URL:" in block[:3000]:
             assert re.search(r'URL: <a class="reference external" href="https?://', block[:3000]), chapter.key

@@ -89,7 +89,8 @@ def _menu(*labels):
 
 
 def test_the_chapter_page_offers_its_pdf_instead_of_the_print_dialog(tmp_path):
-    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"),
+                          config=SimpleNamespace(root_doc="book/intro"))
     context = _menu("download-source-button", "download-pdf-button")
     downloads.offer_pdf(app, "book/chapters/li", "page.html", context, None)
     buttons = context["header_buttons"][0]["buttons"]
@@ -102,7 +103,8 @@ def test_the_chapter_page_offers_its_pdf_instead_of_the_print_dialog(tmp_path):
 
 def test_a_build_that_prints_no_pdf_offers_none(tmp_path):
     """No Chromium (or RNNREPRO_PDF=0): no chapter offers a PDF, not even the browser's print dialog."""
-    app = SimpleNamespace(rnnrepro_pdf=False, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    app = SimpleNamespace(rnnrepro_pdf=False, outdir=str(tmp_path / "html"),
+                          config=SimpleNamespace(root_doc="book/intro"))
     context = _menu("download-source-button", "download-pdf-button")
     downloads.offer_pdf(app, "book/chapters/li", "page.html", context, None)
     assert [b["label"] for b in context["header_buttons"][0]["buttons"]] == ["download-source-button"]
@@ -115,7 +117,8 @@ def test_the_landing_page_offers_the_book_pdf_and_the_notebooks_zip(tmp_path):
     executed = tmp_path / "jupyter_execute" / "book" / "chapters"
     executed.mkdir(parents=True)
     (executed / "li.ipynb").write_text("{}")
-    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"), config=SimpleNamespace(root_doc="book/intro"))
+    app = SimpleNamespace(rnnrepro_pdf=True, outdir=str(tmp_path / "html"),
+                          config=SimpleNamespace(root_doc="book/intro"))
     root = _menu("download-source-button", "download-pdf-button")
     downloads.offer_pdf(app, "book/intro", "page.html", root, None)
     buttons = root["header_buttons"][0]["buttons"]

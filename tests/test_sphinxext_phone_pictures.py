@@ -6,7 +6,6 @@ import re
 
 import matplotlib.pyplot as plt
 import numpy as np
-import pytest
 
 from rnnrepro.book import plotting
 from rnnrepro.site.browser_check import svg_text_sizes

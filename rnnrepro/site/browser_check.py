@@ -691,7 +691,8 @@ def measures_line(page: str, screen: str, x: dict) -> str:
     share = 0 if x["table_share"] is None else 100 * x["table_share"]
     return (f"{page:32s} {screen:7s} height {px(x['height']):>7s}  in short {px(x['in_short']):>6s}  first figure "
             f"{px(x['first_figure']):>6s}  tables {share:4.1f} %  figures {x['figures']:2d} (smallest text {text} px)"
-            f"  wider than the screen {len(x.get('wide_figures', []))}  wide code {len(x['wide_code'])}  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
+            f"  wider than the screen {len(x.get('wide_figures', []))}  wide code {len(x['wide_code'])}"
+            f"  claim ids {len(x['claim_ids'])}  review open {len(x['review'])}  "
             f"wide tables {len(x['wide_tables'])}  overflow {len(x['overflow'])}")
 
 

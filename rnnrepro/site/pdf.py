@@ -42,7 +42,8 @@ PRINT_CSS = """<style>@page { size: A4; margin: 14mm 12mm; }
 @media print {
   pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
   details.hide > summary, details.above-input > summary, details.below-input > summary { display: none !important; }
-  button, .toggle-button, .copybtn, a.headerlink, .sd-summary-state-marker, .rnnrepro-filter { display: none !important; }
+  button, .toggle-button, .copybtn, a.headerlink, .sd-summary-state-marker,
+  .rnnrepro-filter { display: none !important; }
   .toggle-hidden, details > *, .toggle-details__content { display: block !important; visibility: visible !important;
     opacity: 1 !important; height: auto !important; max-height: none !important; }
   details > summary { display: block !important; list-style: none; }
@@ -339,7 +340,8 @@ def pdf_problems(pdf: Path, html: str, claim_ids: list[str] | tuple[str, ...] = 
     # the ledger prints a claim's id without its chapter ("lemma2.term_b" in miller's ledger)
     missing = [claim for claim in claim_ids if _squash(claim.split(".", 1)[-1]) not in squashed]
     if missing:
-        problems.append(f"{pdf.name}: {len(missing)} of the ledger's {len(claim_ids)} claims are not in it: {missing[:5]}")
+        problems.append(f"{pdf.name}: {len(missing)} of the ledger's {len(claim_ids)} claims are not in it: "
+                        f"{missing[:5]}")
     return problems
 
 
