@@ -173,9 +173,14 @@ def test_landscape_per_seed_reads_the_next_training_sequences_for_its_control():
     D = to.flat(to.new_model(hidden, 0)).numel()
     theta = torch.randn(2, D, dtype=torch.float64)
     out = pop.landscape_per_seed(theta[:1] * 0.5, theta[1:], data, s_line=np.linspace(-0.1, 1.1, 5),
-                                 s_zoom=np.linspace(-0.05, 0.05, 11), n_seq=n, hidden=hidden, validation_zoom=True)
+                                 s_zoom=np.linspace(-0.05, 0.05, 11), n_seq=n, hidden=hidden, validation_zoom=True,
+                                 train_control=True)
     assert out["train_min_kept_on_train2"].tolist() == out["train_min_kept_on_train"].tolist()
     assert out["train_min_kept_on_train2"].dtype == bool and out["train_min_kept_on_train2"].shape == (1,)
     with pytest.raises(ValueError, match="2·n_seq = 8 training sequences"):
         pop.landscape_per_seed(theta[:1], theta[1:], (X, y, X, y), s_line=np.linspace(0, 1, 3),
-                               s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, validation_zoom=True)
+                               s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, validation_zoom=True,
+                               train_control=True)
+    with pytest.raises(ValueError, match="validation_zoom=True"):
+        pop.landscape_per_seed(theta[:1], theta[1:], data, s_line=np.linspace(0, 1, 3),
+                               s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, train_control=True)
