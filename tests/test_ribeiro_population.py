@@ -177,6 +177,11 @@ def test_landscape_per_seed_reads_the_next_training_sequences_for_its_control():
                                  train_control=True)
     assert out["train_min_kept_on_train2"].tolist() == out["train_min_kept_on_train"].tolist()
     assert out["train_min_kept_on_train2"].dtype == bool and out["train_min_kept_on_train2"].shape == (1,)
+    np.testing.assert_allclose(out["train2_slope_at_final"],                 # the same sequences: the same slope
+                               [pop.central_slope(np.linspace(-0.05, 0.05, 11), to.line_cost(
+                                   to.new_model(hidden, 0), to.line_thetas(theta[0] * 0.5, theta[1],
+                                                                           np.linspace(-0.05, 0.05, 11)),
+                                   X, y, chunk=64), at=0.0)], rtol=1e-12)
     with pytest.raises(ValueError, match="2·n_seq = 8 training sequences"):
         pop.landscape_per_seed(theta[:1], theta[1:], (X, y, X, y), s_line=np.linspace(0, 1, 3),
                                s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, validation_zoom=True,

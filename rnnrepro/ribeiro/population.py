@@ -129,7 +129,7 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
     ``train_min_kept_on_train`` the same test with the training cost in both places; with ``train_control`` too,
     ``train_min_kept_on_train2`` the same test with the cost on the next n_seq training sequences in place of the
     validation cost (seen data: the control of a test that might only measure how rugged the cost is; data must
-    hold 2·n_seq of them); and
+    hold 2·n_seq of them) and ``train2_slope_at_final`` that cost's slope at s = 0; and
     ``val_slope_at_final`` (S,) the validation cost's slope dV/ds at s = 0 (:func:`central_slope`; s_zoom must hold 0
     inside it)."""
     from rnnrepro.ribeiro.temporal_order import line_cost, line_thetas, new_model
@@ -152,6 +152,7 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
             if train_control:
                 zoom_train2 = line_cost(model, zoom, Xtr2, ytr2, chunk=64)
                 out.setdefault("train_min_kept_on_train2", []).append(minimum_kept(zoom_train, zoom_train2, near))
+                out.setdefault("train2_slope_at_final", []).append(central_slope(s_zoom, zoom_train2, at=0.0))
             out.setdefault("val_slope_at_final", []).append(central_slope(s_zoom, zoom_val, at=0.0))
         out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
         out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
