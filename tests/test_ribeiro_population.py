@@ -159,3 +159,33 @@ def test_existence_undecided_is_the_wilson_upper_end_until_an_instance_is_seen()
     assert pop.existence_undecided(0, 9) > 0.05 > pop.existence_undecided(0, 100)
     with pytest.raises(ValueError):
         pop.existence_undecided(3, 2)
+
+
+def test_landscape_per_seed_reads_the_next_training_sequences_for_its_control():
+    """With the training set repeated, the next n_seq training sequences are the first ones again, so the control's
+    test (the training minimum kept on other training sequences) equals the training cost against itself; on
+    too few sequences the function says how many it needs."""
+    torch.manual_seed(0)
+    T, n, hidden = 12, 4, 3
+    X = torch.randint(0, 6, (n, T))
+    y = torch.randint(0, 4, (n,))
+    data = (torch.cat([X, X]), torch.cat([y, y]), X.flip(0), y.flip(0))
+    D = to.flat(to.new_model(hidden, 0)).numel()
+    theta = torch.randn(2, D, dtype=torch.float64)
+    out = pop.landscape_per_seed(theta[:1] * 0.5, theta[1:], data, s_line=np.linspace(-0.1, 1.1, 5),
+                                 s_zoom=np.linspace(-0.05, 0.05, 11), n_seq=n, hidden=hidden, validation_zoom=True,
+                                 train_control=True)
+    assert out["train_min_kept_on_train2"].tolist() == out["train_min_kept_on_train"].tolist()
+    assert out["train_min_kept_on_train2"].dtype == bool and out["train_min_kept_on_train2"].shape == (1,)
+    np.testing.assert_allclose(out["train2_slope_at_final"],                 # the same sequences: the same slope
+                               [pop.central_slope(np.linspace(-0.05, 0.05, 11), to.line_cost(
+                                   to.new_model(hidden, 0), to.line_thetas(theta[0] * 0.5, theta[1],
+                                                                           np.linspace(-0.05, 0.05, 11)),
+                                   X, y, chunk=64), at=0.0)], rtol=1e-12)
+    with pytest.raises(ValueError, match="2·n_seq = 8 training sequences"):
+        pop.landscape_per_seed(theta[:1], theta[1:], (X, y, X, y), s_line=np.linspace(0, 1, 3),
+                               s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, validation_zoom=True,
+                               train_control=True)
+    with pytest.raises(ValueError, match="validation_zoom=True"):
+        pop.landscape_per_seed(theta[:1], theta[1:], data, s_line=np.linspace(0, 1, 3),
+                               s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, train_control=True)

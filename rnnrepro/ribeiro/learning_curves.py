@@ -45,3 +45,16 @@ def first_passage_epochs(epochs: ArrayLike, acc: ArrayLike, low: float = 0.4, hi
     if not len(hit):
         return -1
     return int(e[hit[0]] - e[np.flatnonzero(a >= low)[0]])
+
+
+def block_steps(acc: ArrayLike, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """Largest rise and largest fall between consecutive means over blocks of ``block`` logged values, per seed:
+    acc (E, S) (one value per epoch, seeds in columns; the last E mod block values are dropped) -> (rise (S,),
+    fall (S,)), each ≥ 0 only when some block goes up (down) from the one before. A curve that climbs slowly and
+    steadily has a small largest rise and no large fall; an abrupt one a rise of most of its range in one block."""
+    a = np.asarray(acc, float)
+    if a.ndim != 2 or not 1 <= block <= a.shape[0] // 2:
+        raise ValueError(f"acc must be (epochs, seeds) with at least two blocks of {block} epochs, got {a.shape}")
+    n = a.shape[0] // block
+    steps = np.diff(a[:n * block].reshape(n, block, a.shape[1]).mean(1), axis=0)   # (n - 1, S)
+    return steps.max(0), (-steps).max(0)

@@ -120,19 +120,28 @@ def central_slope(s: ArrayLike, v: ArrayLike, *, at: float) -> float:
 
 def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Sequence[torch.Tensor], *,
                        s_line: np.ndarray, s_zoom: np.ndarray, n_seq: int, hidden: int = 50,
-                       validation_zoom: bool = False, near: int = 2) -> dict[str, np.ndarray]:
+                       validation_zoom: bool = False, train_control: bool = False,
+                       near: int = 2) -> dict[str, np.ndarray]:
     """Fig. 4's statistics along θ(s) = s·θ_init + (1 − s)·θ_final for each seed (rows of theta_* (S, D)), on the
     first n_seq training / validation sequences of data = (Xtr, ytr, Xva, yva), float64:
     ``zoom_train_minima`` (S,) strict minima of the training cost on s_zoom; ``line_train_argmin``,
     ``line_val_argmin`` (S,) the s of the lowest training / validation cost on s_line; with ``validation_zoom``,
     also ``train_min_kept_on_val`` (S,) bool: the validation cost has a strict minimum within ``near`` grid
-    points of the training cost's lowest point on s_zoom (the training minimum is also one on validation), and
-    ``train_min_kept_on_train`` the same test with the training cost in both places (the control), and
+    points of the training cost's lowest point on s_zoom (the training minimum is also one on validation),
+    ``train_min_kept_on_train`` the same test with the training cost in both places; with ``train_control`` too,
+    ``train_min_kept_on_train2`` the same test with the cost on the next n_seq training sequences in place of the
+    validation cost (seen data: the control of a test that might only measure how rugged the cost is; data must
+    hold 2·n_seq of them) and ``train2_slope_at_final`` that cost's slope at s = 0; and
     ``val_slope_at_final`` (S,) the validation cost's slope dV/ds at s = 0 (:func:`central_slope`; s_zoom must hold 0
     inside it)."""
     from rnnrepro.ribeiro.temporal_order import line_cost, line_thetas, new_model
     model = new_model(hidden, 0)                                          # parameter shapes only
     Xtr, ytr, Xva, yva = (d[:n_seq] for d in data)
+    Xtr2, ytr2 = data[0][n_seq:2 * n_seq], data[1][n_seq:2 * n_seq]
+    if train_control and not validation_zoom:
+        raise ValueError("train_control is the control of the validation zoom: pass validation_zoom=True too")
+    if train_control and len(Xtr2) < n_seq:
+        raise ValueError(f"validation_zoom needs 2·n_seq = {2 * n_seq} training sequences, data has {len(data[0])}")
     out = {k: [] for k in ("zoom_train_minima", "line_train_argmin", "line_val_argmin")}
     for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
         line, zoom = line_thetas(ti, tf, s_line), line_thetas(ti, tf, s_zoom)
@@ -142,6 +151,10 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
             zoom_val = line_cost(model, zoom, Xva, yva, chunk=64)
             out.setdefault("train_min_kept_on_val", []).append(minimum_kept(zoom_train, zoom_val, near))
             out.setdefault("train_min_kept_on_train", []).append(minimum_kept(zoom_train, zoom_train, near))
+            if train_control:
+                zoom_train2 = line_cost(model, zoom, Xtr2, ytr2, chunk=64)
+                out.setdefault("train_min_kept_on_train2", []).append(minimum_kept(zoom_train, zoom_train2, near))
+                out.setdefault("train2_slope_at_final", []).append(central_slope(s_zoom, zoom_train2, at=0.0))
             out.setdefault("val_slope_at_final", []).append(central_slope(s_zoom, zoom_val, at=0.0))
         out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
         out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))

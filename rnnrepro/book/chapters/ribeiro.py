@@ -41,7 +41,10 @@ CHAPTER = Chapter(
     ),
     data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("ribeiro2019tradeoff", "ribeiro2020beyond"),
-    renamed=(("ribeiro.fig1.intricacy_tracks_lyapunov", "ribeiro.fig1.noncontractive_above_band"),),
+    renamed=(("ribeiro.fig1.intricacy_tracks_lyapunov", "ribeiro.fig1.noncontractive_above_band"),
+             # rows that could not fail, now glued numbers: their anchors land on the row they belong to
+             ("ribeiro.fig6.training_monotone", "ribeiro.fig6.line_smooth"),
+             ("ribeiro.eq9.chaotic_lstm_entropy_falls", "ribeiro.eq9.printed_direction_erratum")),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent"),
     question="whether chaotic and periodic attractors make the cost intricate (chaos and the periodic windows "
