@@ -146,10 +146,11 @@ def test_the_notebooks_zip_holds_every_executed_notebook(tmp_path):
 
     sources = tmp_path / "_sources" / "book" / "chapters"
     sources.mkdir(parents=True)
-    for key in ("li", "miller"):
-        (sources / f"{key}.ipynb").write_text("{}")
-    out = printed.notebooks_zip(tmp_path, ["book/intro", "book/chapters/li", "book/chapters/miller"])
-    assert zipfile.ZipFile(out).namelist() == ["rnnrepro/book/chapters/li.ipynb", "rnnrepro/book/chapters/miller.ipynb"]
+    for name in ("first", "second"):
+        (sources / f"{name}.ipynb").write_text("{}")
+    out = printed.notebooks_zip(tmp_path, ["book/intro", "book/chapters/first", "book/chapters/second"])
+    assert zipfile.ZipFile(out).namelist() == ["rnnrepro/book/chapters/first.ipynb",
+                                               "rnnrepro/book/chapters/second.ipynb"]
     assert printed.notebooks_zip(tmp_path / "empty", ["book/intro"]) is None
 
 
