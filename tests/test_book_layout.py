@@ -297,7 +297,7 @@ def test_the_package_has_no_import_circle():
             visit(module, [module])
 
 
-CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|, at reduced scale\.)"
+CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b| re-run\b| redrawn\b|, at reduced scale\.)"
                            r"|Not in the paper: \S)")
 #: Panels are named "(a) …; (b) …", never by position; a LaTeX command (\left, \top) is not a panel word.
 PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.I)
@@ -306,8 +306,9 @@ PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.
 @pytest.mark.parametrize("key", sorted(all_chapters()))
 def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
     """Every figure cell's metadata names the figure ``fig-<key>-<fig_id>``, repeating its ``ledger.figure``
-    id, and carries a caption that opens with "Paper Fig. N replicated.", "Paper Fig. N, at reduced scale."
-    or "Not in the paper: …", and names its panels (a), (b), … rather than left/right/top (every registered
+    id, and carries a caption that opens with "Paper Fig. N replicated.", "Paper Fig. N re-run" (a figure whose
+    verdict is not reproduced), "Paper Fig. N redrawn" (a diagram), "Paper Fig. N, at reduced scale." or
+    "Not in the paper: …", and names its panels (a), (b), … rather than left/right/top (every registered
     chapter: CONTRIBUTING's "Figures and captions")."""
     nb = jupytext.read(REPO / all_chapters()[key].notebook)
     figure_cells = [c for c in nb.cells if c.cell_type == "code" and "ledger.figure(" in c.source]
