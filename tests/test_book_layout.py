@@ -104,11 +104,11 @@ def _only_sets_up(source: str) -> bool:
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)
 def test_cells_are_short_and_plumbing_is_removed(chapter):
-    """A cell computes, or glues, or declares rows: at most 40 non-blank lines. The parameters cell and every
+    """A cell computes, or glues, or declares rows: at most 40 non-blank lines. The parameters cell, every
     cell that only imports or starts the session is tagged ``remove-cell``; every cell that declares rows
-    (``ledger.claim/finding/check``) is folded (``hide-input``: the code behind a claim is reachable from the
-    page) or, where a chapter has not folded it yet, removed (the claims ledger shows each row). Every code
-    cell shown open has lines of at most 80 characters (none scrolls sideways)."""
+    (``ledger.claim/finding/check``) is folded (``hide-input``, so the code behind each row is one click
+    away) or, in chapters not yet converted, removed (the claims ledger shows each row). Every code cell
+    shown open has lines of at most 80 characters (none scrolls sideways)."""
     problems = []
     for k, cell in enumerate(_code_cells(chapter)):
         tags = set(cell.metadata.get("tags", []))
@@ -119,7 +119,7 @@ def test_cells_are_short_and_plumbing_is_removed(chapter):
             problems.append(f"{where} has {len(lines)} non-blank lines (at most 40)")
         if "parameters" in tags and "remove-cell" not in tags:
             problems.append(f"{where} is the parameters cell: tag it [parameters, remove-cell]")
-        elif ROW_CALL.search(cell.source) and not tags & {"remove-cell", "hide-input"}:
+        elif ROW_CALL.search(cell.source) and not tags & {"remove-cell", "hide-input", "hide-cell"}:
             problems.append(f"{where} declares rows but is tagged {sorted(tags)}: fold it (hide-input)")
         elif _only_sets_up(cell.source) and "remove-cell" not in tags:
             problems.append(f"{where} only imports or starts the session but is tagged {sorted(tags)}: remove-cell")
@@ -175,24 +175,17 @@ def test_a_chapter_opens_with_in_short(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)
 def test_behind_this_page_holds_the_apparatus_before_the_exercises(chapter):
-    """``## Behind this page``, then ``## Cite this chapter``, then ``## Exercises``, the last section;
-    Behind this page holds the two dropdowns: the response to review and the deviations, compute and data."""
-    from rnnrepro.book.cite import CITE_HEADING, cite_section_markdown
-
+    """``## Behind this page`` comes before ``## Exercises``, the last section, and holds the two
+    dropdowns: the response to review and the deviations, compute and data."""
     lines = _prose(chapter)
     heads = [(i, line.strip()) for i, line in enumerate(lines) if line.startswith("## ")]
     names = [h for _, h in heads]
     assert "## Behind this page" in names, f"{chapter.key}: no '## Behind this page' section"
     assert "## Exercises" in names, f"{chapter.key}: no '## Exercises' section"
     assert names[-1] == "## Exercises", f"{chapter.key}: '## Exercises' is not the last section ({names[-1]!r} is)"
-    assert names[-3:] == ["## Behind this page", f"## {CITE_HEADING}", "## Exercises"], (
-        f"{chapter.key}: the page must end with '## Behind this page' (its last cell ledger.finish()), then "
-        f"this, then '## Exercises':\n{cite_section_markdown(chapter.key)}")
-    assert cite_section_markdown(chapter.key) in (REPO / chapter.notebook).read_text(), \
-        f"{chapter.key}: its '## {CITE_HEADING}' section must show the glued cite block:\n" \
-        + cite_section_markdown(chapter.key)
     behind = names.index("## Behind this page")
-    start, end = heads[behind][0], heads[-2][0]
+    assert behind == len(names) - 2, f"{chapter.key}: '## Behind this page' must come right before '## Exercises'"
+    start, end = heads[behind][0], heads[-1][0]
     section = "\n".join(lines[start:end])
     for title in ("Response to review", "Deviations, compute and data"):
         assert re.search(rf"^:::+\{{dropdown\}} {re.escape(title)}\s*$", section, re.M), \
@@ -269,24 +262,6 @@ def test_lower_layers_import_nothing_above_them():
                 assert top not in {"book", "site", *chapters}, f"{path.relative_to(REPO)} imports {target}"
 
 
-def test_no_chapter_imports_another_chapters_package():
-    """A chapter's package (rnnrepro/<key>/) and its notebook import rnnrepro.core, rnnrepro.book, rnnrepro.data
-    and their own package, never another chapter's: what two chapters share lives in core/."""
-    chapters = set(all_chapters())
-    crossings = []
-    for key, chapter in all_chapters().items():
-        sources = [REPO / chapter.notebook, *sorted((REPO / "rnnrepro" / key).rglob("*.py"))]
-        for path in sources:
-            if not path.is_file():
-                continue
-            for target in _imports(path):
-                top = target.split(".")[1] if "." in target else ""
-                if top in chapters and top != key:
-                    crossings.append(f"{path.relative_to(REPO)} imports {target}")
-    assert not crossings, ("a chapter imports another chapter's package: move what they share to rnnrepro/core/\n"
-                           + "\n".join(sorted(set(crossings))))
-
-
 def test_the_package_has_no_import_circle():
     """Module-level imports between rnnrepro's modules form no cycle (imports inside functions, made lazily
     on purpose, are not counted)."""
@@ -322,7 +297,7 @@ def test_the_package_has_no_import_circle():
             visit(module, [module])
 
 
-CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b|, at reduced scale\.)"
+CAPTION_START = re.compile(r"^(Paper Fig\. \d+(\([a-z, –]+\))?( replicated\b| re-run\b| redrawn\b|, at reduced scale\.)"
                            r"|Not in the paper: \S)")
 #: Panels are named "(a) …; (b) …", never by position; a LaTeX command (\left, \top) is not a panel word.
 PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.I)
@@ -331,8 +306,9 @@ PANEL_BY_POSITION = re.compile(r"(?<!\\)\b(left|right|middle|top|bottom)\b", re.
 @pytest.mark.parametrize("key", sorted(all_chapters()))
 def test_figure_captions_say_what_the_figure_is_and_name_panels_by_letter(key):
     """Every figure cell's metadata names the figure ``fig-<key>-<fig_id>``, repeating its ``ledger.figure``
-    id, and carries a caption that opens with "Paper Fig. N replicated.", "Paper Fig. N, at reduced scale."
-    or "Not in the paper: …", and names its panels (a), (b), … rather than left/right/top (every registered
+    id, and carries a caption that opens with "Paper Fig. N replicated.", "Paper Fig. N re-run" (a figure whose
+    verdict is not reproduced), "Paper Fig. N redrawn" (a diagram), "Paper Fig. N, at reduced scale." or
+    "Not in the paper: …", and names its panels (a), (b), … rather than left/right/top (every registered
     chapter: CONTRIBUTING's "Figures and captions")."""
     nb = jupytext.read(REPO / all_chapters()[key].notebook)
     figure_cells = [c for c in nb.cells if c.cell_type == "code" and "ledger.figure(" in c.source]

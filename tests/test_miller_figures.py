@@ -15,7 +15,7 @@ def test_every_figure_has_labelled_axes():
     runs = {"lds": {"delta": r(6, 3, 3, 2), "twin": r(6, 3, 3)}, "literal": {"delta": r(6, 3, 1, 1)}}
     final = {"lds": r(3, 3, 2), "lds_unstable": r(3, 3, 2), "tanh": r(3, 3, 3)}
     figs = [figures.lemma1_truncation(ks, errs, r(7)),
-            figures.gradient_gaps(ks, gaps, 0.9),
+            figures.gradient_gaps(ks, gaps, 0.9, k0=3),
             figures.hessian_norms([10, 20, 40, 80], hess),
             figures.counterexample_errors(np.arange(1, 6), {2.0: np.random.rand(4, 5), 0.5: np.random.rand(4, 5)},
                                           ks=(1, 5, 10, 20), log10_a=[1.0, 2.0, 4.0]),
@@ -31,7 +31,7 @@ def test_reference_lines_pass_through_k5_and_d0():
     ks = list(range(1, 8))
     med = torch.tensor([[1.0, 0.5, 0.3, 0.2, 0.1, 0.05, 0.02]], dtype=torch.float64)
     gaps = {n: med for n in ("literal_lds", "literal_tanh", "orth_lds", "calibrated_tanh")}
-    ref = figures.gradient_gaps(ks, gaps, 0.8).axes[0].lines[-1].get_ydata()
+    ref = figures.gradient_gaps(ks, gaps, 0.8, k0=3).axes[0].lines[-1].get_ydata()
     assert np.isclose(ref[4], 0.1)                                      # kλ^k drawn through the median at k = 5
     assert np.isclose(ref[5] / ref[4], 6 * 0.8 ** 6 / (5 * 0.8 ** 5))
     fig = figures.lstm_distances({n: torch.ones(4, 2) for n in ("stable", "big", "bias10")}, d0=2.0, lam_inf=0.5)
@@ -46,7 +46,7 @@ def _all_figures():
     gaps = {n: r(3, 7) for n in ("literal_lds", "literal_tanh", "orth_lds", "calibrated_tanh")}
     runs = {"lds": {"delta": r(6, 3, 3, 2), "twin": r(6, 3, 3)}, "literal": {"delta": r(6, 3, 1, 1)}}
     final = {"lds": r(3, 3, 2), "lds_unstable": r(3, 3, 2), "tanh": r(3, 3, 3)}
-    multi = {"gradient_gaps": (figures.gradient_gaps(ks, gaps, 0.9), 2),
+    multi = {"gradient_gaps": (figures.gradient_gaps(ks, gaps, 0.9, k0=3), 3),
              "counterexample_errors": (figures.counterexample_errors(
                  np.arange(1, 6), {2.0: np.random.rand(4, 5), 0.5: np.random.rand(4, 5)}, ks=(1, 5, 10, 20),
                  log10_a=[1.0, 2.0, 4.0]), 2),
@@ -78,3 +78,16 @@ def test_panels_are_lettered_in_order_and_no_text_is_below_7pt():
         assert not any(ax.get_title().startswith("(") for ax in fig.axes), name
     for name, fig in {**{k: f for k, (f, _) in multi.items()}, **single}.items():
         assert min(x.get_fontsize() for x in fig.findobj(Text) if x.get_text()) >= 7, name
+
+
+def test_fig1a_panel_c_shows_the_ratio_R_against_both_rivals():
+    """Panel (c) draws median [gap/λ^k](k)/[gap/λ^k](k0): a gap exactly k λ^k lies on the k/k0 line, one exactly
+    λ^k on the line at 1."""
+    ks, lam = list(range(1, 13)), 0.75
+    kk = torch.tensor(ks, dtype=torch.float64)
+    gaps = {"literal_lds": (lam ** kk).repeat(3, 1), "orth_lds": (kk * lam ** kk).repeat(3, 1),
+            "literal_tanh": (lam ** kk).repeat(3, 1), "calibrated_tanh": (lam ** kk).repeat(3, 1)}
+    ax = figures.gradient_gaps(ks, gaps, lam, k0=10).axes[2]
+    lines = {ln.get_label(): ln.get_ydata() for ln in ax.lines}
+    assert np.allclose(lines["LDS as printed"], 1.0)
+    assert np.allclose(lines["LDS, W = λQ"], np.array([10, 11, 12]) / 10)

@@ -81,7 +81,8 @@ def calculators(eps: np.ndarray, m1: ArrayLike, tau1: ArrayLike, m2: ArrayLike, 
 
 
 def rate_panels(panels: list[dict]) -> Figure:
-    """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y}, xlabel, ylabel, title.
+    """Generic log-log panels: each dict has x, curves {label: y}, optional guides {label: y} (black, dotted, then
+    dashed, then dash-dotted), xlabel, ylabel, title.
     Each legend sits below its panel (the curves and guides fill the axes), two columns when panels stand side by
     side; the figure grows by the legend's rows."""
     ncols = 2 if len(panels) > 1 else max(len(p["curves"]) + len(p.get("guides", {})) for p in panels)
@@ -91,8 +92,8 @@ def rate_panels(panels: list[dict]) -> Figure:
     for ax, p in zip(axes, panels):
         for label, y in p["curves"].items():
             ax.loglog(p["x"], y, "o-", label=label)
-        for label, y in p.get("guides", {}).items():
-            ax.loglog(p["x"], y, "k:", lw=0.8, label=label)
+        for (label, y), style in zip(p.get("guides", {}).items(), ("k:", "k--", "k-.")):
+            ax.loglog(p["x"], y, style, lw=0.8, label=label)
         ax.set(xlabel=p["xlabel"], ylabel=p["ylabel"], title=p.get("title", ""))
         if len(p["x"]) <= 5:
             ax.set_xticks(p["x"], [f"{v:g}" for v in p["x"]])

@@ -57,3 +57,50 @@ def sample_size_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, ac
                       eta=1 / (T * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
         out[:, j, :] = (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
     return out
+
+
+def block_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, act: Activation, m: int, alpha: float,
+                seeds: Iterable[int], tau: int, label_seed: int) -> dict[int, np.ndarray]:
+    """:func:`sample_size_sweep` over disjoint draws: for each n of ``ns``, the pool X (N, T, d), Y (N, T) is cut
+    into its N // n disjoint blocks of n consecutive sequences, and each block is trained on as one data set.
+
+    Returns {n: (2, N // n, S)} of min_s R̂ / R̂(Θ(0)): [0] the targets, [1] random labels of the whole pool
+    (:func:`random_labels`, ``label_seed``), both from the same initialisations. Every n sees the same N
+    sequences, so a statistic over blocks and seeds at small n averages over data draws as well as over
+    initialisations."""
+    seeds = list(seeds)
+    if X.ndim != 3 or Y.shape != X.shape[:2]:
+        raise ValueError(f"X must be (N, T, d) and Y (N, T): got {tuple(X.shape)}, {tuple(Y.shape)}")
+    N = X.shape[0]
+    if not ns or min(ns) < 1 or max(ns) > N:
+        raise ValueError(f"every n must be between 1 and the pool size {N}, got {list(ns)}")
+    if tau < 1 or not seeds:
+        raise ValueError("need tau >= 1 and at least one seed")
+    T, d, S = X.shape[1], X.shape[2], len(seeds)
+    R = random_labels(Y, label_seed)
+    c, w, U = symmetric_init(m, d, alpha, seeds)
+    out = {}
+    for n in ns:
+        B = N // n
+        res = np.zeros((2, B, S))
+        for b in range(B):
+            sl = slice(b * n, (b + 1) * n)
+            targets = torch.cat([Y[sl].expand(S, -1, -1), R[sl].expand(S, -1, -1)])
+            r = pgd.train(X[sl], targets, torch.cat([c, c]), torch.cat([w, w]), torch.cat([U, U]), act=act,
+                          eta=1 / (T * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
+            res[:, b, :] = (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
+        out[int(n)] = res
+    return out
+
+
+def residual_odds(loss: np.ndarray) -> np.ndarray:
+    """L / (1 − L) of a normalised loss L = min R̂ / R̂(0) in [0, 1): what training left over what it removed.
+
+    Equal to L to first order where L is small (the regime of eq. (18)), unbounded as L → 1, so it keeps
+    growing where the normalised loss saturates at 1 (random labels at large n). L ≥ 1 (nothing fitted) is
+    refused: the odds are infinite there."""
+    loss = np.asarray(loss, dtype=float)
+    if np.any(loss < 0) or np.any(loss >= 1):
+        raise ValueError("the normalised loss must lie in [0, 1): a run that removed nothing has infinite odds; "
+                         "train longer or check the step size")
+    return loss / (1 - loss)

@@ -39,6 +39,24 @@ def grad_recursion(a, T: int):
     return (h - 1) * dh
 
 
+def leading_term(a, T: int, regime: str):
+    """The leading term of eq. (6) for |a| > 1 (mpmath), in one of its two limits.
+
+    ``"large_T"`` (fixed a, T → ∞, the limit the proof names): h_T − 1 ≈ a^T/(a − 1) and the bracket
+    ≈ T a^{T−1}/(a − 1), so the gradient ≈ T a^{2T−1}/(a − 1)², relative error O(1/T).
+    ``"large_a"`` (fixed T, |a| → ∞): h_T − 1 = a + … + a^{T−1} ≈ a^{T−1} and dh_T/da = Σ_j j a^{j−1}
+    ≈ (T − 1) a^{T−2}, so the gradient ≈ (T − 1) a^{2T−3}, relative error O(1/a).
+    The printed T a^{2T−3} is the leading term only when both T and |a| are large."""
+    a = mp.mpf(a)
+    if T < 2:
+        raise ValueError(f"T must be at least 2, got {T}")
+    if regime == "large_T":
+        return T * a ** (2 * T - 1) / (a - 1) ** 2
+    if regime == "large_a":
+        return (T - 1) * a ** (2 * T - 3)
+    raise ValueError(f"regime must be 'large_T' or 'large_a', got {regime!r}")
+
+
 def gradient_descent(a0: float, T: int, steps: int, box: float | None = None) -> tuple[list, list]:
     """GD a ← a − (1/i) ∇ℓ(a) (projected onto [−box, box] if given): (iterates a_0..a_N, gradients)."""
     a, iterates, grads = mp.mpf(a0), [mp.mpf(a0)], []

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from rnnrepro.book.plotting import new_figure
+from rnnrepro.book.plotting import FULL_WIDTH, new_figure, use_book_style
 
 
 def _positive(x) -> np.ndarray:
@@ -33,12 +33,17 @@ def lemma1_truncation(ks: Sequence[int], errors: Mapping[str, torch.Tensor], bou
     return fig
 
 
-def gradient_gaps(ks: Sequence[int], gaps: Mapping[str, torch.Tensor], lam: float) -> Figure:
+def gradient_gaps(ks: Sequence[int], gaps: Mapping[str, torch.Tensor], lam: float, k0: int = 10) -> Figure:
     """Paper Fig. 1(a): the median gradient gap ‖∇p_T − ∇p_T^k‖ against k, as printed (panel (a):
     ``literal_lds``, ``literal_tanh``) and calibrated (panel (b): ``orth_lds``, ``calibrated_tanh``), each (n, K),
-    with kλ^k drawn through the first system's median at k = 5."""
+    with kλ^k drawn through the first system's median at k = 5. Panel (c) shows what decides the verdict: the
+    median over instances of [gap/λ^k](k) / [gap/λ^k](k0) for the two linear systems, k ≥ k0, against kλ^k's
+    k/k0 and λ^k's 1 (the ratio R of the text is its value at k = 60)."""
+    use_book_style()
     kk = torch.tensor(ks, dtype=torch.float64)
-    fig, axes = new_figure(2, height=3.0)
+    fig = plt.figure(figsize=(FULL_WIDTH, 6.0))
+    grid = fig.add_gridspec(2, 2)
+    axes = [fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1]), fig.add_subplot(grid[1, :])]
     for ax, panel, names in ((axes[0], "(a) literal (as printed)", ("literal_lds", "literal_tanh")),
                              (axes[1], "(b) calibrated U/√d; LDS with W = λQ", ("orth_lds", "calibrated_tanh"))):
         for name, style in zip(names, ("C0-", "C1-")):
@@ -49,6 +54,15 @@ def gradient_gaps(ks: Sequence[int], gaps: Mapping[str, torch.Tensor], lam: floa
         ax.set(xlabel="truncation length k", ylabel=r"$\|\nabla_w p_T - \nabla_w p^k_T\|$ (median)", title=panel,
                ylim=(1e-16, 1e6))
         ax.legend(fontsize=7)
+    ax, i0, tail = axes[2], ks.index(k0), kk >= k0
+    for name, style, label in (("literal_lds", "C0o-", "LDS as printed"), ("orth_lds", "C2s-", "LDS, W = λQ")):
+        scaled = gaps[name] / lam ** kk                                              # (n, K)
+        ax.semilogy(kk[tail], (scaled / scaled[:, i0:i0 + 1]).median(dim=0).values[tail], style, ms=3, label=label)
+    ax.semilogy(kk[tail], kk[tail] / k0, "k--", label=r"$k\lambda^k$: $k/%d$" % k0)
+    ax.semilogy(kk[tail], torch.ones(int(tail.sum())), "k:", label=r"$\lambda^k$: 1")
+    ax.set(xlabel="truncation length k", ylabel=r"gap$/\lambda^k$, relative to k = %d" % k0,
+           title=r"(c) what decides the verdict: gap/$\lambda^k$ (median)")
+    ax.legend(fontsize=7)
     return fig
 
 

@@ -30,7 +30,6 @@ CHAPTER = Chapter(
     ),
     data=("wikitext-2/valid.txt", "wikitext-2/test.txt"),   # train.txt is used when present (full)
     cites=("miller2018stable", "miller2019stable"),
-    renamed=(("miller.fig3.growth_lstm", "miller.fig3.lstm_second_half_growth"),),
     helpers=("rnnrepro.miller.gradient_gap:gradient_gaps", "rnnrepro.miller.gradient_gap:shape_ratio",
              "rnnrepro.miller.truncated_training:sweep_statistics", "rnnrepro.miller.input_gradients:decay_ratio",
              "rnnrepro.miller.lm_experiments:relative_gap", "rnnrepro.core.language_model:spectral_norm"),
