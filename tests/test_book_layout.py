@@ -175,17 +175,24 @@ def test_a_chapter_opens_with_in_short(chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)
 def test_behind_this_page_holds_the_apparatus_before_the_exercises(chapter):
-    """``## Behind this page`` comes before ``## Exercises``, the last section, and holds the two
-    dropdowns: the response to review and the deviations, compute and data."""
+    """``## Behind this page``, then ``## Cite this chapter``, then ``## Exercises``, the last section;
+    Behind this page holds the two dropdowns: the response to review and the deviations, compute and data."""
+    from rnnrepro.book.cite import CITE_HEADING, cite_section_markdown
+
     lines = _prose(chapter)
     heads = [(i, line.strip()) for i, line in enumerate(lines) if line.startswith("## ")]
     names = [h for _, h in heads]
     assert "## Behind this page" in names, f"{chapter.key}: no '## Behind this page' section"
     assert "## Exercises" in names, f"{chapter.key}: no '## Exercises' section"
     assert names[-1] == "## Exercises", f"{chapter.key}: '## Exercises' is not the last section ({names[-1]!r} is)"
+    assert names[-3:] == ["## Behind this page", f"## {CITE_HEADING}", "## Exercises"], (
+        f"{chapter.key}: the page must end with '## Behind this page' (its last cell ledger.finish()), then "
+        f"this, then '## Exercises':\n{cite_section_markdown(chapter.key)}")
+    assert cite_section_markdown(chapter.key) in (REPO / chapter.notebook).read_text(), \
+        f"{chapter.key}: its '## {CITE_HEADING}' section must show the glued cite block:\n" \
+        + cite_section_markdown(chapter.key)
     behind = names.index("## Behind this page")
-    assert behind == len(names) - 2, f"{chapter.key}: '## Behind this page' must come right before '## Exercises'"
-    start, end = heads[behind][0], heads[-1][0]
+    start, end = heads[behind][0], heads[-2][0]
     section = "\n".join(lines[start:end])
     for title in ("Response to review", "Deviations, compute and data"):
         assert re.search(rf"^:::+\{{dropdown\}} {re.escape(title)}\s*$", section, re.M), \
@@ -260,6 +267,24 @@ def test_lower_layers_import_nothing_above_them():
             for target in _imports(path):
                 top = target.split(".")[1] if "." in target else ""
                 assert top not in {"book", "site", *chapters}, f"{path.relative_to(REPO)} imports {target}"
+
+
+def test_no_chapter_imports_another_chapters_package():
+    """A chapter's package (rnnrepro/<key>/) and its notebook import rnnrepro.core, rnnrepro.book, rnnrepro.data
+    and their own package, never another chapter's: what two chapters share lives in core/."""
+    chapters = set(all_chapters())
+    crossings = []
+    for key, chapter in all_chapters().items():
+        sources = [REPO / chapter.notebook, *sorted((REPO / "rnnrepro" / key).rglob("*.py"))]
+        for path in sources:
+            if not path.is_file():
+                continue
+            for target in _imports(path):
+                top = target.split(".")[1] if "." in target else ""
+                if top in chapters and top != key:
+                    crossings.append(f"{path.relative_to(REPO)} imports {target}")
+    assert not crossings, ("a chapter imports another chapter's package: move what they share to rnnrepro/core/\n"
+                           + "\n".join(sorted(set(crossings))))
 
 
 def test_the_package_has_no_import_circle():
