@@ -424,3 +424,14 @@ def test_the_cite_block_links_to_the_paper():
         block = text[text.index(cue):] if cue in text else ""
         if "URL:" in block[:3000]:
             assert re.search(r'URL: <a class="reference external" href="https?://', block[:3000]), chapter.key
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)
+def test_chapter_reads_like_a_lecture(chapter):
+    """With every fold closed: at most 5,000 words and no paragraph over 150; the paper's statements in
+    boxes titled with its numbers; numbered exercises, each with its solution; the paper's link above
+    the first figure (rnnrepro.site.lecture_shape)."""
+    from rnnrepro.site.lecture_shape import measure
+
+    shape = measure(_page(chapter.notebook.removesuffix(".md") + ".html"))
+    assert not shape.problems(), f"{chapter.key}: " + "; ".join(shape.problems())
