@@ -6,7 +6,8 @@ from rnnrepro.site.lecture_shape import measure
 PAGE = """<html><body><nav>Contents Home Next</nav><article>
 <h1>A chapter</h1>
 <p>In short. We read <a href="https://arxiv.org/abs/1805.10369">the paper</a> \\(x^2 + y\\) here.</p>
-<div class="proof lemma admonition"><p class="admonition-title">Lemma 2 (Miller &amp; Hardt)</p><p>If a then b.</p></div>
+<div class="proof lemma admonition"><p class="admonition-title">Lemma 2 (Miller &amp; Hardt)</p>
+<p>If a then b.</p></div>
 <div class="cell tag_hide-input"><details class="hide above-input"><summary>Show code</summary>
 <div class="cell_input"><pre>x = 1  # many words of code here that no reader reads</pre></div></details></div>
 <figure><img src="a.svg"/><figcaption>Figure one shows it.</figcaption></figure>
