@@ -163,12 +163,11 @@ def execute_all(todo, jobs: int, cache, timeout: int | None) -> None:
                                             check_validity=False, overwrite=True)
                 LOGGER.info(f"[rnnrepro] executed {docname} in {seconds:.1f} s")
             if pending and not done:
-                busy = []
-                for future in (f for f in pending if f.running()):
-                    section = chapter_section(running[future][0])
-                    busy.append(Path(running[future][0]).name + (f" ({section})" if section else ""))
-                LOGGER.info(f"[rnnrepro] still executing {', '.join(busy)}; {time.monotonic() - started:.0f} s in all, "
-                            f"{len(pending)} chapters to go")
+                sections = {running[f][0]: chapter_section(running[f][0]) for f in pending}
+                busy = [f"{Path(doc).name} ({section})" for doc, section in sections.items() if section]
+                LOGGER.info(f"[rnnrepro] executing {', '.join(busy) or 'the chapters (starting)'}; "
+                            f"{len(pending) - len(busy)} more to run or starting; "
+                            f"{time.monotonic() - started:.0f} s in all")
     except BaseException:
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()                   # chapters still executing stop with the build
