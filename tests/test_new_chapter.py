@@ -66,7 +66,7 @@ p, ledger = run.p, run.ledger
 ## The rate of forgetting
 
 ```{{code-cell}} ipython3
-:tags: [remove-cell]
+:tags: [hide-input]
 
 ledger.claim("{KEY}.thm1.rate", "A linear RNN forgets at the rate of its weight.", ref="Thm. 1",
              quote="A linear recurrent network forgets at the rate of its weight",
