@@ -174,14 +174,16 @@ def test_a_printed_page_opens_its_folds_and_prints_no_toggle(tmp_path):
     the screen's toggles: the PDF holds the ledger, the response and the solution, and no "Show code"."""
     chromium = _tools()
     cell = ('<div class="cell tag_hide-input"><details class="hide above-input"><summary aria-label="Toggle">'
-            '<p class="collapsed admonition-title">Show code cell source</p></summary><pre>x = 1</pre></details></div>')
+            '<p class="collapsed admonition-title">Show code cell source</p></summary>'
+            '<div class="cell_input"><pre>x = "$a^2$"</pre></div></details>'
+            '<div class="cell_output"><p>y is 2</p></div></div>')
     body = FOLDED + cell + '<p><a href="page.html#claims">the ledger</a>, <a href="other.html">elsewhere</a></p>'
     page = PAGE.replace("BODY", body)
     (tmp_path / "page.html").write_text(page)
     with serve(tmp_path, inject=pdf.PRINT_CSS) as base:
         out = pdf.print_pdf(chromium, f"{base}/page.html", tmp_path / "page.pdf", budget_ms=3000)
     assert pdf.pdf_problems(out, page, ["li.lemma2.term_b"]) == []
-    assert "x = 1" in pdf.pdf_text(out)
+    assert "y is 2" in pdf.pdf_text(out) and "a^2" not in pdf.pdf_text(out)   # the output, not the folded code
     assert b"/URI (http://127.0.0.1" not in out.read_bytes()      # the ledger link lands inside the PDF
 
 

@@ -7,7 +7,8 @@ opens each chapter page of the table of contents in headless Chromium (backgroun
 :mod:`.browser_check` runs it), lets the page's scripts run for ``--budget`` ms of virtual time (MathJax
 typesets, images load) and prints it to ``_build/html/_pdf/<chapter>.pdf`` on A4 paper, complete
 (:data:`PRINT_CSS`: every folded section open, no buttons or toggles, captions dark, links to the page's
-own rows inside the PDF). The chapter page's download menu offers that file (:mod:`.sphinxext.downloads`).
+own rows inside the PDF; a cell's folded code is left out: it is on the page and in the executed notebook).
+The chapter page's download menu offers that file (:mod:`.sphinxext.downloads`).
 Each PDF is then checked (:func:`pdf_problems`, with poppler's ``pdfinfo`` and ``pdftotext``): it has
 pages; its text holds no raw TeX (``\\(``, ``\\)``, ``\\[``, ``\\]``, ``$$``: math that did not typeset) and
 no "Show code cell" toggle; the page's title, the caption of every figure, the content of every folded
@@ -47,6 +48,7 @@ PRINT_CSS = """<style>@page { size: A4; margin: 14mm 12mm; }
   .toggle-hidden, details > *, .toggle-details__content { display: block !important; visibility: visible !important;
     opacity: 1 !important; height: auto !important; max-height: none !important; }
   details > summary { display: block !important; list-style: none; }
+  .tag_hide-input .cell_input, .tag_hide-cell .cell_input { display: none !important; }
   figcaption, figcaption *, .caption-text, .rnnrepro-full-note, .claim-meta, span.rnnrepro-profile,
   details.claim-quote summary { color: #000 !important; }
   figcaption { font-weight: 400 !important; }
