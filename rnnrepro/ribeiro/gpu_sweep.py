@@ -46,10 +46,11 @@ import shutil
 import sys
 import time
 from collections.abc import Sequence
-from contextlib import contextmanager
 from pathlib import Path
 
 import torch
+
+from rnnrepro.ribeiro.sweep_runner import add_schedule_args
 
 EXIT_RESUME = 75                 #: stopped at a checkpoint by --time-limit (EX_TEMPFAIL): run again to resume
 PART_BYTES = 15 * 2 ** 20        #: largest part of a packed checkpoint (the device tool returns files ≤ 16 MiB)
@@ -128,35 +129,17 @@ def unpack(src: Path, path: Path) -> None:
     os.replace(tmp, path)
 
 
-@contextmanager
-def _artefacts_in(directory: Path):
-    """:func:`sweep_runner.export` writes into ``train_artifacts.ART_DIR``: point it at ``directory`` meanwhile."""
-    from rnnrepro.ribeiro import train_artifacts
-    saved = train_artifacts.ART_DIR
-    train_artifacts.ART_DIR = directory
-    try:
-        yield
-    finally:
-        train_artifacts.ART_DIR = saved
-
-
 def ship_artefact(checkpoint: Path, ship: Path, *, name: str, record: dict, keep: set[int],
                   snapshot_seeds: int | None) -> Path:
     """Export the finished checkpoint as artefact ``name`` into ``ship`` (npz + gzipped JSON) with the run
     record in its config; returns the gzipped JSON's path."""
-    from rnnrepro.book.artifacts import load_artifact, save_artifact
     from rnnrepro.ribeiro.sweep_runner import export
 
     state = torch.load(checkpoint, weights_only=False)
     command = "; ".join(s["command"] for s in record["sessions"])
-    with _artefacts_in(ship):
-        export(str(checkpoint), name=name, command=command, keep=keep, snapshot_seeds=snapshot_seeds,
-               ran_on=ran_on(record, len(state["seeds"]), int(state["epoch"])))
-    art = load_artifact(ship, name)
-    js = save_artifact(ship, name, art.params, history=art.history, command=command,
-                       config=dict(art.config, device=record["device"], sessions=record["sessions"],
-                                   wall_s=record["wall_s"]))
-    (ship / "MANIFEST.json").unlink(missing_ok=True)    # --install writes the real one
+    js = export(str(checkpoint), name=name, command=command, keep=keep, snapshot_seeds=snapshot_seeds,
+                ran_on=ran_on(record, len(state["seeds"]), int(state["epoch"])), directory=ship, manifest=False,
+                extra_config=dict(device=record["device"], sessions=record["sessions"], wall_s=record["wall_s"]))
     gz = js.with_name(js.name + ".gz")
     gz.write_bytes(gzip.compress(js.read_bytes(), mtime=0))
     js.unlink()
@@ -269,6 +252,7 @@ def _say_outcomes(gz: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_schedule_args(ap)
     ap.add_argument("--install", metavar="DIR", help="copy a shipped artefact from DIR into book/artifacts/ribeiro")
     ap.add_argument("--name", default="wss_paper100", help="artefact name")
     ap.add_argument("--out", help="checkpoint folder (kept between sessions on one machine)")
@@ -277,13 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=500.0,
                     help="seconds of training per session; stops at a checkpoint before it (exit 75: run again)")
     ap.add_argument("--seeds", type=int, default=100)
-    ap.add_argument("--first-seed", type=int, default=0)
-    ap.add_argument("--epochs", type=int, default=3000)
-    ap.add_argument("--T", type=int, default=150)
-    ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--hidden", type=int, default=50)
-    ap.add_argument("--checkpoint-every", type=int, default=100)
-    ap.add_argument("--eval-every", type=int, default=10)
     ap.add_argument("--snapshots", default=None, help="epochs whose optimiser state is shipped (default: epochs - 1)")
     ap.add_argument("--snapshot-seeds", type=int, default=10, help="ship the snapshots of the first K seeds")
     ap.add_argument("--device", default="cuda", help="cuda, or cpu for a smoke run")

@@ -19,6 +19,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Collection, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -95,9 +96,12 @@ def run_sweep(seed_batches: Sequence[Sequence[int]], *, workers: int = 1, schedu
 
 
 def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command: str,
-           keep: Collection[int] | None = None, snapshot_seeds: int | None = None) -> None:
+           keep: Collection[int] | None = None, snapshot_seeds: int | None = None, directory: Path | None = None,
+           extra_config: dict | None = None, manifest: bool = True) -> Path:
     """Ship finished task checkpoints (one, or several of one sweep: their seeds are concatenated in the order
-    given) as artefact ``book/artifacts/ribeiro/<name>.npz/.json``.
+    given) as artefact ``<directory>/<name>.npz/.json`` (default directory: ``book/artifacts/ribeiro``), with
+    ``extra_config`` added to the recorded config and, with ``manifest``, the folder's MANIFEST.json updated.
+    Returns the JSON's path.
 
     Arrays (S seeds, D = 11804 parameters in nn.Module order): ``theta_init`` and ``theta_final`` (S, D);
     for every snapshot epoch e in ``keep`` (default: all), ``snap<e>_theta``, ``snap<e>_m``, ``snap<e>_v``
@@ -138,12 +142,27 @@ def export(checkpoints: str | Sequence[str], *, name: str, ran_on: str, command:
                   **first["config"], ran_on=ran_on)
     if snapshot_seeds is not None:
         config["snapshot_seeds"] = int(snapshot_seeds)
-    save_artifact(ART_DIR, name, params, history=history, config=config, command=command)
-    update_manifest(ART_DIR, [name], chapter="ribeiro", command=command, seed=config["seeds"])
+    directory = Path(directory or ART_DIR)
+    js = save_artifact(directory, name, params, history=history, config=dict(config, **(extra_config or {})),
+                       command=command)
+    if manifest:
+        update_manifest(directory, [name], chapter="ribeiro", command=command, seed=config["seeds"])
+    return js
+
+
+def add_schedule_args(ap: argparse.ArgumentParser) -> None:
+    """The options of a sweep's data and schedule that every sweep command shares (the paper's defaults)."""
+    ap.add_argument("--first-seed", type=int, default=0, help="seeds first-seed … first-seed + seeds − 1")
+    ap.add_argument("--epochs", type=int, default=3000)
+    ap.add_argument("--T", type=int, default=150, help="sequence length")
+    ap.add_argument("--n", type=int, default=1000, help="training sequences")
+    ap.add_argument("--checkpoint-every", type=int, default=100)
+    ap.add_argument("--eval-every", type=int, default=10)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
+    add_schedule_args(ap)
     ap.add_argument("--out")
     ap.add_argument("--export", metavar="CHECKPOINT", nargs="+",
                     help="ship finished checkpoints (the task files of one sweep) as one artefact")
@@ -154,16 +173,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--keep-snapshots", default="", help="snapshot epochs to ship (default: all)")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--batch-seeds", type=int, default=10)
-    ap.add_argument("--epochs", type=int, default=3000)
-    ap.add_argument("--T", type=int, default=150)
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--checkpoint-every", type=int, default=100)
-    ap.add_argument("--eval-every", type=int, default=10)
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--snapshots", default="1,1000,1001,2999", help="epochs whose optimiser state is kept")
-    ap.add_argument("--first-seed", type=int, default=0, help="seeds first-seed … first-seed + seeds − 1")
     ap.add_argument("--seed-list", default="", help="comma-separated seeds (instead of --seeds/--first-seed)")
     ap.add_argument("--trainer", default="auto", choices=TRAINERS,
                     help="auto: the fused trainer on a CPU, the batched one (CUDA graphs) on a GPU")
