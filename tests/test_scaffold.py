@@ -27,6 +27,23 @@ def test_a_draft_row_is_recorded_marked_draft_and_never_stops_the_run(tmp_path):
     assert ledger.to_json()["drafts"] == ["dynamics.draft.demo"]
 
 
+def test_a_drafts_quote_is_read_and_checked_like_a_claims(tmp_path):
+    """A draft may carry the sentence it will test (``quote=``): the quote test reads it (an empty one is not yet
+    a quote), and the row keeps it."""
+    from rnnrepro.book.quotes import notebook_quotes
+
+    page = tmp_path / "p.md"
+    page.write_text("# T\n\n```{code-cell} ipython3\n:tags: [draft]\n\nledger.draft('k.draft.a', 'S.', ref='r', "
+                    "measured=1, criterion=c, control=2, quote='A sentence of the paper.')\n"
+                    "ledger.draft('k.draft.b', 'S.', ref='r', measured=1, criterion=c, control=2, quote='')\n```\n")
+    a, b = notebook_quotes(page)
+    assert (a.id, a.quote, a.draft) == ("k.draft.a", "A sentence of the paper.", True) and b.quote == "" and b.draft
+    ledger = Ledger(get_chapter("dynamics"), SimpleNamespace(profile="fast"), publish=lambda *a: None, out=tmp_path)
+    row = ledger.draft("dynamics.draft.q", "S.", ref="(draft)", measured=0.5, criterion=AtMost(1.0), control=2.0,
+                       quote="A sentence of the paper.")
+    assert row.quote == "A sentence of the paper."
+
+
 def _copy(dest):
     for name in ("rnnrepro", "tests", "book"):
         shutil.copytree(REPO / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))

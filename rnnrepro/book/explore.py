@@ -171,20 +171,20 @@ def _names(source: str) -> tuple[set[str], set[str], set[str]]:
 
 # ---------------------------------------------------------------------- reading a run back
 def rows_table(ledger: dict) -> str:
-    """One line per row of a ledger: its id (without the chapter's key), kind, measured value, criterion and
-    verdict (``met``; ``FAILED``: the criterion does not hold; ``CONTROL MET``: the negative control meets it
-    too, so the check cannot fail), in aligned columns under a header."""
+    """One line per row of a ledger: its id (without the chapter's key), kind, measured value, criterion, negative
+    control (its value, or ``—`` for a row without one) and verdict (``met``; ``FAILED``: the criterion does not
+    hold; ``CONTROL MET``: the negative control meets it too, so the check cannot fail), in aligned columns under
+    a header."""
     from rnnrepro.book.cli import without_latex
     from rnnrepro.book.rows import show
 
     key = ledger["chapter"]
-    rows = [("row", "kind", "measured", "criterion", "verdict")]
+    rows = [("row", "kind", "measured", "criterion", "control", "verdict")]
     for c in ledger["claims"]:
-        verdict = "met" if c["holds"] else "FAILED"
-        if c.get("control_holds"):
-            verdict += f", CONTROL MET ({show(c['control'], c.get('fmt', '.4g'))})"
+        verdict = ("met" if c["holds"] else "FAILED") + (", CONTROL MET" if c.get("control_holds") else "")
+        control = "—" if c.get("control") is None else show(c["control"], c.get("fmt", ".4g"))
         rows.append((c["id"].removeprefix(f"{key}."), c.get("type") or c["kind"],
-                     show(c["measured"], c.get("fmt", ".4g")), without_latex(c["criterion"]), verdict))
+                     show(c["measured"], c.get("fmt", ".4g")), without_latex(c["criterion"]), control, verdict))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[-1]).rstrip()
                      for row in rows)

@@ -261,16 +261,19 @@ class Ledger:
                             no_control=no_control, fmt=fmt, quantity=quantity)
 
     def draft(self, id: str, statement: str, *, ref: str, measured: Any, criterion, control: Any = None,
-              control_note: str = "", no_control: str = "", fmt: str = ".4g", quantity: str = "") -> Claim:
+              control_note: str = "", no_control: str = "", fmt: str = ".4g", quantity: str = "",
+              quote: str = "") -> Claim:
         """Record a draft row (``python -m rnnrepro scaffold-claim``; CONTRIBUTING, *Adding one claim*): a finding of
         ours whose statement the page shows marked draft (:data:`DRAFT_PREFIX`), made in a code cell tagged
         ``draft`` (left out of the code hash of a shipped result, :func:`~rnnrepro.book.paths.code_sha256`, so that
         adding one leaves the shipped ``full`` result current). It never stops the run: a failing criterion or a
         control that meets it is recorded (the row's ``holds`` and ``control_holds``; the ledger's ``drafts``) and
-        shown. Ready, it becomes a :meth:`claim` (quoting the paper) or a :meth:`finding` outside the draft cell."""
+        shown. ``quote``: the paper's sentence the row will test, verbatim (checked against the paper like a claim's,
+        ``tests/test_quotes.py``). Ready, it becomes a :meth:`claim` (quoting the paper) or a :meth:`finding` outside
+        the draft cell."""
         return self._record("finding", id, DRAFT_PREFIX + statement, ref=ref, measured=measured, criterion=criterion,
                             status=OBSERVED, paper=None, control=control, control_note=control_note,
-                            no_control=no_control, fmt=fmt, quantity=quantity, draft=True)
+                            no_control=no_control, fmt=fmt, quantity=quantity, draft=True, quote=quote)
 
     def _record(self, kind: str, id: str, statement: str, *, ref: str, measured: Any, criterion, status: str,
                 paper: Any, control: Any, control_note: str, no_control: str, fmt: str, quote: str = "",

@@ -94,7 +94,8 @@ def paper_texts(names: tuple[str, ...], root: Path) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class ClaimCall:
-    """One ``ledger.claim(...)`` call of a notebook: its id and quote (None when they are not literals)."""
+    """One ``ledger.claim(...)`` call of a notebook (or ``ledger.draft(...)``, ``draft``): its id and quote (None
+    when they are not literals)."""
 
     line: int
     id: str | None
@@ -102,11 +103,12 @@ class ClaimCall:
     has_quote: bool
     no_control: str | None = None
     ref: str | None = None
+    draft: bool = False
 
 
 def notebook_quotes(notebook: Path) -> list[ClaimCall]:
-    """Every ``<x>.claim(...)`` call in the code cells of a MyST notebook, in order, with its id and
-    ``quote=`` when they are string literals (``line`` counts from its cell's first line)."""
+    """Every ``<x>.claim(...)`` and ``<x>.draft(...)`` call in the code cells of a MyST notebook, in order, with its
+    id and ``quote=`` when they are string literals (``line`` counts from its cell's first line)."""
     import jupytext
 
     from rnnrepro.book.glue_ids import parse_cell
@@ -117,7 +119,7 @@ def notebook_quotes(notebook: Path) -> list[ClaimCall]:
             continue
         for node in ast.walk(parse_cell(cell.source)):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "claim"):
+                    and node.func.attr in ("claim", "draft")):
                 continue
             quote = next((k.value for k in node.keywords if k.arg == "quote"), None)
             reason = next((k.value for k in node.keywords if k.arg == "no_control"), None)
@@ -125,7 +127,8 @@ def notebook_quotes(notebook: Path) -> list[ClaimCall]:
                                    quote=_literal(quote) if quote is not None else None,
                                    has_quote=quote is not None,
                                    no_control=_literal(reason) if reason is not None else None,
-                                   ref=next((_literal(k.value) for k in node.keywords if k.arg == "ref"), None)))
+                                   ref=next((_literal(k.value) for k in node.keywords if k.arg == "ref"), None),
+                                   draft=node.func.attr == "draft"))
     return calls
 
 

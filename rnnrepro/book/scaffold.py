@@ -58,8 +58,9 @@ def test_an_orthogonal_map_scaled_by_norm_multiplies_every_distance_by_norm(norm
 CELL = '''```{{code-cell}} ipython3
 :tags: [draft, hide-input]
 
-# A draft row (python -m rnnrepro scaffold-claim {key} {name}): replace the measurement, the criterion and the
-# control; CONTRIBUTING, "Adding one claim", says how it becomes a claim or a finding of the chapter.
+# A draft row (python -m rnnrepro scaffold-claim {key} {name}):
+# replace the measurement, the criterion, the control and the quote;
+# CONTRIBUTING, "Adding one claim", says how it becomes a claim or a finding.
 from rnnrepro.book.criteria import AtMost
 from rnnrepro.{key}.draft_{name} import contraction_factor
 
@@ -70,7 +71,8 @@ ledger.draft(
     "{key}.draft.{name}",
     r"A linear map with $\\|W\\|_2 < 1$ shrinks every distance (largest one-step factor over random pairs).",
     ref="(draft: name the paper's item)", measured=draft_measured, criterion=AtMost(1.0),
-    control=draft_control, control_note=r"the same map with $\\|W\\|_2 = 1.1$", fmt=".4f")
+    control=draft_control, control_note=r"the same map with $\\|W\\|_2 = 1.1$", fmt=".4f",
+    quote="")   # the paper's sentence this row tests, copied verbatim (checked against the paper once given)
 ```
 
 '''
