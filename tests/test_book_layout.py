@@ -58,6 +58,20 @@ def test_launch_buttons_lead_to_services_that_open_the_chapters():
     assert "python -m rnnrepro fetch-data" in (REPO / "binder" / "postBuild").read_text()
 
 
+def test_binder_installs_the_books_pins_on_its_python():
+    """Binder (repo2docker) builds the environment the book is checked in: requirements.txt's pins, none of its
+    own (only the root file and torch's CPU index), on the Python version that requirements.txt names
+    (runtime.txt; repo2docker's default Python is another one), and fetches the data the chapters read."""
+    lines = [line.split("#")[0].strip() for line in (REPO / "binder" / "requirements.txt").read_text().splitlines()]
+    assert sorted(filter(None, lines)) == ["--extra-index-url https://download.pytorch.org/whl/cpu",
+                                            "-r ../requirements.txt"], "binder/requirements.txt pins a package itself"
+    python = re.search(r"\(Python (3\.\d+)", (REPO / "requirements.txt").read_text()).group(1)
+    assert (REPO / "binder" / "runtime.txt").read_text().split() == [f"python-{python}"]
+    assert "-e ." in (REPO / "requirements.txt").read_text().splitlines()       # the package itself
+    postbuild = (REPO / "binder" / "postBuild")
+    assert postbuild.read_text().startswith("#!/usr/bin/env bash") and postbuild.stat().st_mode & 0o111
+
+
 ROW_CALL = re.compile(r"\bledger\.(claim|finding|check)\(")
 #: Tags that keep a cell's source off the page as first seen (removed, or folded behind a click).
 HIDDEN = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
@@ -171,6 +185,29 @@ def test_a_chapter_opens_with_in_short(chapter):
     after = [line for line in lines[title + 1:] if line.strip()][:30]
     assert any("**In short.**" in line for line in after), \
         f"{chapter.key}: no '**In short.**' in the first 30 non-blank prose lines after the title"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)
+def test_a_chapter_gives_its_notation_at_the_top(chapter):
+    """A short fold ``:::{dropdown} Notation`` (at most 12 lines) on the first screen: after *In short* and the
+    paragraph on the paper and what the chapter assumes, before the first section; the front matter's links to
+    the book's notation table (its section labelled ``dynamics-notation``)."""
+    lines = _prose(chapter)
+    first_section = next((i for i, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    opening = lines[:first_section]
+    starts = [i for i, line in enumerate(opening) if re.fullmatch(r":::+\{dropdown\} Notation\s*", line)]
+    assert len(starts) == 1, f"{chapter.key}: no ':::{{dropdown}} Notation' fold before the first '## ' section"
+    fence = opening[starts[0]].split("{")[0]
+    end = next((i for i in range(starts[0] + 1, len(opening)) if opening[i].strip() == fence), None)
+    assert end is not None, f"{chapter.key}: the notation fold is not closed before the first section"
+    assert end - starts[0] - 1 <= 12, f"{chapter.key}: the notation fold has {end - starts[0] - 1} lines (at most 12)"
+    in_short = next(i for i, line in enumerate(opening) if "**In short.**" in line)
+    paper = next((i for i, line in enumerate(opening) if re.match(r"\*\*The paper", line)), None)
+    assert paper is not None and in_short < paper < starts[0], \
+        f"{chapter.key}: the notation comes after In short and the paragraph on the paper and what it assumes"
+    if chapter.key == "dynamics":
+        assert "<dynamics-notation>`" in "\n".join(opening[starts[0]:end])
+        assert "(dynamics-notation)=" in lines
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.key)

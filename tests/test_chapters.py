@@ -15,7 +15,14 @@ nbval compares the ledger-summary cell (``# NBVAL_CHECK_OUTPUT``) exactly, each 
 with the measured numbers left out (:data:`SANITIZE`); the two ledgers are then compared by
 :func:`rnnrepro.book.rerun.compare_ledgers`: statuses, verdicts, criteria, strings and integers exactly,
 floats within what a changed instruction set can do to them (determinism: an unseeded draw or an order
-that depends on the process shows here). Deselect with ``-m "not chapter"`` for a quick unit-test run.
+that depends on the process shows here).
+
+The re-run is also the run on a machine without a C++ compiler (:func:`rnnrepro.book.machine.no_compiler_env`:
+``CXX`` names a missing program, ``RNNREPRO_BUILD_DIR`` is an empty folder, so no cached extension loads): ribeiro's
+fused LSTM trainer then falls back to the pure-PyTorch one, its ledger must record that it did
+(``environment.fallbacks``), and its verdicts must match the build's, which trained with the compiled one. Every
+other chapter compiles nothing and must record no fallback. Deselect with ``-m "not chapter"`` for a quick
+unit-test run.
 """
 
 import json
@@ -32,6 +39,7 @@ from rnnrepro.book.chapters import all_chapters
 from rnnrepro.book.ledger import OBSERVED, STATUSES, VERIFIED
 from rnnrepro.book.rerun import compare_ledgers, largest_difference
 from rnnrepro.book.runner import run_chapter
+from rnnrepro.ribeiro.fused_lstm import FALLBACK as FUSED_FALLBACK
 
 EXECUTED_ENV = "RNNREPRO_EXECUTED"
 #: nbval's conftest for the re-execution: a glue record (``myst_nb.glue(..., display=False)``, e.g. the verdict
@@ -98,7 +106,9 @@ def test_chapter_fast_profile_deterministic_and_portable(key, tmp_path):
     (tmp_path / "conftest.py").write_text(NBVAL_CONFTEST)
     (tmp_path / "sanitize.cfg").write_text(SANITIZE)
     forced = lower_isa()
-    env = dict(os.environ, RNNREPRO_OUT=str(tmp_path / "rerun"), **forced)
+    (tmp_path / "no-build").mkdir()
+    env = dict(os.environ, RNNREPRO_OUT=str(tmp_path / "rerun"), **forced,
+               **machine.no_compiler_env(str(tmp_path / "no-build")))
     res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "--nbval-lax", "--nbval-sanitize-with", str(tmp_path / "sanitize.cfg"),
                           "--rootdir", str(tmp_path), str(notebook)],
@@ -107,8 +117,15 @@ def test_chapter_fast_profile_deterministic_and_portable(key, tmp_path):
     again = json.loads((tmp_path / "rerun" / f"{key}.ledger.json").read_text())
     if forced:
         assert again["environment"]["cpu"]["capability"] == forced["ATEN_CPU_CAPABILITY"].upper()
+    took = again["environment"].get("fallbacks", {})
+    if key == "ribeiro":          # the one chapter with compiled code: it ran without it, and says why
+        assert set(took) == {FUSED_FALLBACK} and "no C++ compiler" in took[FUSED_FALLBACK], took
+        assert not list((tmp_path / "no-build").rglob("*.so")), "an extension was compiled without a compiler"
+    else:
+        assert not took, f"{key} fell back without a C++ compiler: {took}"
     problems = compare_ledgers(ledger, again)
     diff, where = largest_difference(ledger, again)
-    print(f"{key}: re-run under {forced.get('ATEN_CPU_CAPABILITY', 'native').upper()}: largest relative difference "
+    print(f"{key}: re-run under {forced.get('ATEN_CPU_CAPABILITY', 'native').upper()} without a C++ compiler"
+          f"{' (' + ', '.join(took) + ' fell back)' if took else ''}: largest relative difference "
           f"{diff:.2e} ({where or 'none'}) in {again['wall_time_s']['total']:.0f} s")
     assert not problems, "\n".join(problems)

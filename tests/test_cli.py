@@ -327,6 +327,21 @@ def test_the_student_config_is_the_books_with_hide_solutions():
     assert cli.student_config({})["sphinx"]["config"] == {"hide_solutions": True}
 
 
+def test_the_student_edition_shares_the_book_builds_execution_cache(tmp_path):
+    """With the book build's cache (what `student-edition` passes) the student edition executes no chapter that
+    the book build executed: Jupyter Book's ``execute.cache`` names that folder, the other execute settings stay."""
+    import yaml
+
+    book = yaml.safe_load((paths.REPO / "_config.yml").read_text())
+    student = cli.student_config(book, cli.BOOK_CACHE)
+    assert cli.BOOK_CACHE == paths.REPO / "_build" / ".jupyter_cache"           # jupyter-book build .'s own
+    assert student["execute"] == dict(book["execute"], cache=str(cli.BOOK_CACHE))
+    assert "cache" not in cli.student_config(book)["execute"]
+    from jupyter_book.config import yaml_to_sphinx
+
+    assert yaml_to_sphinx(student)[0]["nb_execution_cache_path"] == str(cli.BOOK_CACHE)      # what Sphinx gets
+
+
 def test_hide_solutions_leaves_every_solution_out_of_a_page(tmp_path):
     """The mechanism of the student edition, on a one-page Sphinx project with the book's exercise syntax: with
     hide_solutions the exercise stays and its solution is gone; without it both are on the page."""

@@ -118,6 +118,7 @@ def test_finish_writes_the_json_schema(ledger, tmp_path):
     assert {"python", "platform", "cpu", "packages"} <= set(data["environment"])
     assert {"model", "capability"} <= set(data["environment"]["cpu"])
     assert data["environment"]["packages"]["torch"]
+    assert "fallbacks" not in data["environment"]                # nothing ran in a fallback form
     assert set(data["wall_time_s"]) == {"total", "sections"}
     claim = data["claims"][0]
     assert {"id", "statement", "ref", "paper", "measured", "criterion", "status", "holds", "control",
@@ -335,3 +336,16 @@ def test_each_execution_is_logged_when_it_starts_and_when_it_finishes(tmp_path, 
     monkeypatch.delenv("RNNREPRO_EXECUTION_LOG")
     Ledger(CH, CH.resolve("fast"), seeds={"seed": 3}, publish=lambda *a: None, out=tmp_path)
     assert len(log.read_text().splitlines()) == 3        # unset: nothing logged
+
+
+def test_the_environment_names_what_ran_in_a_fallback_form(ledger, tmp_path, monkeypatch):
+    """A part of the package that ran in its fallback form (the pure-PyTorch trainer where the fused C++ one
+    cannot be built) is named in the ledger's environment with why: a test and a reader can tell which code ran."""
+    from rnnrepro.book import machine
+
+    monkeypatch.setattr(machine, "_FALLBACKS", {})
+    machine.note_fallback("demo.extension", "no C++ compiler (cc) on the PATH")
+    ledger.check("demo.art.reverified", "w", measured=1e-7, criterion=AtMost(1e-5), no_control="artefact")
+    ledger.finish()
+    data = json.loads((tmp_path / "demo.ledger.json").read_text())
+    assert data["environment"]["fallbacks"] == {"demo.extension": "no C++ compiler (cc) on the PATH"}

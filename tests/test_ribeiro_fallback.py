@@ -3,6 +3,8 @@ BatchedTrainer (one line on stderr), which trains as the fused C++ trainer does,
 import pytest
 import torch
 
+from rnnrepro.book import machine
+
 from rnnrepro.ribeiro import fused_lstm, paper_sweep
 from rnnrepro.ribeiro import temporal_order as to
 from rnnrepro.ribeiro.batched_training import BatchedTrainer
@@ -15,6 +17,7 @@ def no_compiler(tmp_path, monkeypatch):
     monkeypatch.setenv("CXX", "no-such-c++")
     monkeypatch.setattr(fused_lstm, "_EXTENSION", None)
     monkeypatch.setattr(fused_lstm, "_FALLBACK_SAID", False)
+    monkeypatch.setattr(machine, "_FALLBACKS", {})
 
 
 def test_without_a_compiler_the_cpu_trainer_is_batched_and_says_so_once(no_compiler, capsys):
@@ -26,12 +29,27 @@ def test_without_a_compiler_the_cpu_trainer_is_batched_and_says_so_once(no_compi
     assert err.count("\n") == 1 and err.startswith("note: the fused C++ LSTM trainer is not available (")
     assert "pure-PyTorch BatchedTrainer" in err
     assert paper_sweep.trainer_class("batched", "cpu") is BatchedTrainer
+    assert set(machine.fallbacks()) == {fused_lstm.FALLBACK}              # the ledger's environment names it
+
+
+def test_the_no_compiler_environment_of_the_chapter_rerun_hides_the_compiler(tmp_path, monkeypatch):
+    """What tests/test_chapters.py gives ribeiro's re-run: no compiler, and an empty build folder (no cached
+    extension), so the chapter trains with the fallback."""
+    for name, value in machine.no_compiler_env(str(tmp_path)).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(fused_lstm, "_EXTENSION", None)
+    monkeypatch.setattr(fused_lstm, "_FALLBACK_SAID", False)
+    monkeypatch.setattr(machine, "_FALLBACKS", {})
+    assert fused_lstm.build_dir().parent == tmp_path and not any(tmp_path.iterdir())
+    assert fused_lstm.cpu_trainer() is BatchedTrainer
+    assert "no C++ compiler" in machine.fallbacks()[fused_lstm.FALLBACK] or "x86-64" in fused_lstm.missing_toolchain()
 
 
 def test_a_failed_build_falls_back_too(monkeypatch, capsys):
     monkeypatch.setattr(fused_lstm, "_EXTENSION", None)
     monkeypatch.setattr(fused_lstm, "_FALLBACK_SAID", False)
     monkeypatch.setattr(fused_lstm, "missing_toolchain", lambda: "")
+    monkeypatch.setattr(machine, "_FALLBACKS", {})
 
     def broken():
         raise RuntimeError("could not compile the fused LSTM trainer in /x (error: no space left)")
@@ -54,6 +72,7 @@ def test_the_fallback_trains_as_the_fused_trainer_within_round_off(tmp_path, mon
         m.setenv("PATH", str(tmp_path))
         m.setenv("CXX", "no-such-c++")
         m.setattr(fused_lstm, "_EXTENSION", None)
+        m.setattr(machine, "_FALLBACKS", {})
         fallback_class = fused_lstm.cpu_trainer()
     assert fallback_class is BatchedTrainer
     fallback = fallback_class([0, 4], data, **kw)

@@ -131,7 +131,7 @@ def test_the_workflows_run_the_readme_commands_through_ci_run(path):
     for command in commands:
         assert command in ci_run, f".ci/run does not run the README's command {command!r}"
     for script in ("python -m rnnrepro.site.pdf", "python -m rnnrepro.site.linkcheck", "tests/test_links.py",
-                   "tests/test_pdf.py"):
+                   "tests/test_pdf.py", "python -m rnnrepro student-edition", "tests/test_student_edition.py"):
         assert script in ci_run, script
     workflow = _load(path)
     runs = [step.get("run", "") for _, step in _steps(workflow)]

@@ -245,9 +245,11 @@ def _cmd_scaffold_claim(args) -> int:
 STUDENT_CONFIG = "_config.student.yml"
 
 
-def student_config(config: dict) -> dict:
+def student_config(config: dict, cache: Path | None = None) -> dict:
     """The book's configuration (``_config.yml`` read as a dict) for a student edition: the same, with
-    sphinx-exercise's ``hide_solutions`` on, so that every ``{solution}`` block is left out of the pages."""
+    sphinx-exercise's ``hide_solutions`` on, so that every ``{solution}`` block is left out of the pages; with
+    ``cache``, Jupyter Book's execution cache is that folder (``execute.cache``: the book build's, so that a
+    chapter the book build executed is not executed again)."""
     import copy
 
     student = copy.deepcopy(config)
@@ -255,12 +257,22 @@ def student_config(config: dict) -> dict:
     student["sphinx"] = sphinx
     sphinx.setdefault("config", {})
     sphinx["config"] = dict(sphinx["config"] or {}, hide_solutions=True)
+    if cache is not None:
+        student["execute"] = dict(student.get("execute") or {}, cache=str(cache))
     return student
 
 
+#: The book build's execution cache (Jupyter Book's default for ``jupyter-book build .``), which the student
+#: edition shares: its pages take every chapter's outputs from it (rnnrepro.site.sphinxext.execution_cache keeps
+#: it true to the code: a chapter whose code, package or shipped results changed executes again).
+BOOK_CACHE = REPO / "_build" / ".jupyter_cache"
+
+
 def _cmd_student_edition(args) -> int:
-    """Build the book without the exercises' solutions into ``--out`` (a second full build: it executes the
-    chapters again, in its own execution cache)."""
+    """Build the book without the exercises' solutions into ``--out``. It shares the book build's execution cache
+    (:data:`BOOK_CACHE`): after ``jupyter-book build .`` no chapter executes again (the scorecard and the
+    environment page, which read the chapters' ledgers, always do); without one, it executes the chapters and
+    fills that cache."""
     import subprocess
 
     import yaml
@@ -268,10 +280,11 @@ def _cmd_student_edition(args) -> int:
     out = Path(args.out).resolve()
     path = REPO / STUDENT_CONFIG
     path.write_text("# written by `python -m rnnrepro student-edition` for one build, then removed\n"
-                    + yaml.safe_dump(student_config(yaml.safe_load((REPO / "_config.yml").read_text())),
+                    + yaml.safe_dump(student_config(yaml.safe_load((REPO / "_config.yml").read_text()), BOOK_CACHE),
                                      sort_keys=False, allow_unicode=True))
     command = [sys.executable, "-c", "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
-               "build", str(REPO), "--config", str(path), "--path-output", str(out)]
+               "build", str(REPO), "--config", str(path), "--path-output", str(out), *(["-W", "-n", "--keep-going"]
+                                                                                      if args.strict else [])]
     print("building the student edition (no solutions) → " + str(out / "_build" / "html"), flush=True)
     try:
         result = subprocess.run(command, cwd=REPO)
@@ -453,6 +466,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "(sphinx-exercise's hide_solutions), for a course")
     p_student.add_argument("--out", default=str(REPO / "_build" / "student"),
                            help="output folder (default: _build/student; the site is in its _build/html)")
+    p_student.add_argument("--strict", action="store_true",
+                           help="fail on any warning, as the book build in CI does (-W -n --keep-going)")
     p_student.set_defaults(func=_cmd_student_edition)
     p_fetch = sub.add_parser("fetch-data", help="download WikiText-2 (all three splits) and check every file")
     p_fetch.add_argument("--to", default=None, help="data root (default: $RNNREPRO_DATA, else ~/.local/share/rnnrepro)")

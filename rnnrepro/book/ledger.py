@@ -34,7 +34,7 @@ from typing import Any, Callable
 import numpy as np
 
 from rnnrepro.data import sha256_file
-from rnnrepro.book.machine import cpu_info
+from rnnrepro.book.machine import cpu_info, fallbacks
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
 from rnnrepro.book.plotting import (legibility_problems, make_legible, phone_gid, unlabelled_axes,
                                     write_phone_variant)
@@ -387,8 +387,8 @@ class Ledger:
 
     def table_markdown(self) -> str:
         """The claims tables (paper claims, our own findings, integrity checks) as raw HTML blocks for
-        MyST markdown, collapsed behind one click (:func:`rnnrepro.book.claims_table.ledger_markdown`); in a ``fast`` run, with
-        the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
+        MyST markdown, collapsed behind one click (:func:`rnnrepro.book.claims_table.ledger_markdown`); in a
+        ``fast`` run, with the chapter's shipped ``full`` verdicts beside (:func:`rnnrepro.book.full.shipped_full`)."""
         from rnnrepro.book.claims_table import ledger_markdown
 
         return ledger_markdown([asdict(c) for c in self.claims], chapter=self.chapter.key, full=self.shipped_full(),
@@ -432,7 +432,8 @@ class Ledger:
             "seeds": self.seeds,
             "created_utc": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "environment": {"python": platform.python_version(), "platform": platform.platform(),
-                            "cpu": cpu_info(), "packages": _versions()},
+                            "cpu": cpu_info(), "packages": _versions(),
+                            **({"fallbacks": fallbacks()} if fallbacks() else {})},
             "wall_time_s": {"total": time.perf_counter() - self._t0, "sections": dict(self.sections)},
             "counts": self.counts(),
             "findings": self.n_findings(),

@@ -40,6 +40,29 @@ def cpu_info() -> dict[str, str]:
     return {"model": cpu_model(), "capability": cpu_capability(), "machine": platform.machine()}
 
 
+#: What this process ran in a fallback form, and why (:func:`note_fallback`): the ledger's environment records it.
+_FALLBACKS: dict[str, str] = {}
+
+
+def note_fallback(what: str, why: str) -> None:
+    """Record that this process runs ``what`` in its fallback form (for example the pure-PyTorch trainer where the
+    fused C++ one cannot be built) and ``why``; every ledger written afterwards lists it under
+    ``environment.fallbacks`` (so that a test, or a reader, can tell which code computed the rows)."""
+    _FALLBACKS[what] = why
+
+
+def fallbacks() -> dict[str, str]:
+    """What this process ran in a fallback form: ``{what: why}`` (empty when nothing did)."""
+    return dict(_FALLBACKS)
+
+
+def no_compiler_env(build_dir: str) -> dict[str, str]:
+    """Environment variables that make the C++ compiler unavailable to the package (``CXX`` names a program that
+    does not exist) and leave no compiled extension to load (``RNNREPRO_BUILD_DIR``, an empty folder
+    ``build_dir``): a machine without a compiler, on this one (tests/test_chapters.py runs ribeiro so)."""
+    return {"CXX": str(Path(build_dir) / "no-such-compiler"), "RNNREPRO_BUILD_DIR": str(build_dir)}
+
+
 def lower_isa_env(capability: str | None = None) -> dict[str, str]:
     """Environment variables that force torch (ATen, MKL, oneDNN) and numpy's own SIMD kernels one
     instruction set below ``capability``.

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import torch
 
+from rnnrepro.book.machine import note_fallback
 from rnnrepro.ribeiro.batched_training import BatchedTrainer
 
 SOURCE = Path(__file__).with_name("fused_lstm.cpp")
@@ -69,12 +70,14 @@ def missing_toolchain() -> str:
 
 
 _FALLBACK_SAID = False
+#: The name under which a run without the extension is recorded in its ledger (``environment.fallbacks``).
+FALLBACK = "ribeiro.fused_lstm"
 
 
 def cpu_trainer() -> type[BatchedTrainer]:
     """:class:`FusedTrainer` where its extension is (or can be) built, else :class:`BatchedTrainer` (the same
-    training in plain PyTorch), saying so once on stderr: what a CPU run uses, so that a machine without a
-    compiler runs the book."""
+    training in plain PyTorch), saying so once on stderr and in the ledger (``environment.fallbacks``): what a CPU
+    run uses, so that a machine without a compiler runs the book."""
     global _FALLBACK_SAID
     reason = "" if _EXTENSION is not None else missing_toolchain()
     if not reason:
@@ -83,6 +86,7 @@ def cpu_trainer() -> type[BatchedTrainer]:
             return FusedTrainer
         except RuntimeError as err:
             reason = str(err.__cause__ or err).splitlines()[0][:200]
+    note_fallback(FALLBACK, reason)
     if not _FALLBACK_SAID:
         print(f"note: the fused C++ LSTM trainer is not available ({reason}); training with the pure-PyTorch "
               f"BatchedTrainer instead (the same results within float32 round-off, slower)", file=sys.stderr)
