@@ -32,6 +32,28 @@ def random_labels(Y: torch.Tensor, seed: int) -> torch.Tensor:
     return R / R.norm(dim=1, keepdim=True) * Y.norm(dim=1, keepdim=True)
 
 
+def _checked_pool(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], tau: int, seeds: list) -> None:
+    """One clear error for a pool X (N, T, d), Y (N, T), sizes ``ns``, ``tau`` steps and ``seeds`` that do not fit."""
+    if X.ndim != 3 or Y.shape != X.shape[:2]:
+        raise ValueError(f"X must be (N, T, d) and Y (N, T): got {tuple(X.shape)}, {tuple(Y.shape)}")
+    if not ns or min(ns) < 1 or max(ns) > X.shape[0]:
+        raise ValueError(f"every n must be between 1 and the pool size {X.shape[0]}, got {list(ns)}")
+    if tau < 1 or not seeds:
+        raise ValueError("need tau >= 1 and at least one seed")
+
+
+def _normalised_min_loss(X: torch.Tensor, Y: torch.Tensor, R: torch.Tensor, init, *, act: Activation,
+                         tau: int) -> np.ndarray:
+    """min_s R̂ / R̂(Θ(0)) of τ projected GD steps (η = 1/(T√τ), ρ_w = ρ_u = 1) on X (n, T, d) with targets Y and
+    random labels R (n, T), each from every initialisation ``init`` = (c, w, U) of S seeds: (2, S)."""
+    c, w, U = init
+    S = c.shape[0]
+    targets = torch.cat([Y.expand(S, -1, -1), R.expand(S, -1, -1)])
+    r = pgd.train(X, targets, torch.cat([c, c]), torch.cat([w, w]), torch.cat([U, U]), act=act,
+                  eta=1 / (X.shape[1] * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
+    return (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
+
+
 def sample_size_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, act: Activation, m: int, alpha: float,
                       seeds: Iterable[int], tau: int, label_seed: int) -> np.ndarray:
     """min_s R̂ / R̂(Θ(0)) after τ projected GD steps (Theorem 1: η = 1/(T√τ), ρ_w = ρ_u = 1) at width m.
@@ -41,22 +63,10 @@ def sample_size_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, ac
     initialisations. Returns (2, len(ns), S): [0] the targets, [1] the random labels.
     """
     seeds = list(seeds)
-    if X.ndim != 3 or Y.shape != X.shape[:2]:
-        raise ValueError(f"X must be (N, T, d) and Y (N, T): got {tuple(X.shape)}, {tuple(Y.shape)}")
-    if not ns or min(ns) < 1 or max(ns) > X.shape[0]:
-        raise ValueError(f"every n must be between 1 and the pool size {X.shape[0]}, got {list(ns)}")
-    if tau < 1 or not seeds:
-        raise ValueError("need tau >= 1 and at least one seed")
-    T, d, S = X.shape[1], X.shape[2], len(seeds)
+    _checked_pool(X, Y, ns, tau, seeds)
     R = random_labels(Y, label_seed)
-    c, w, U = symmetric_init(m, d, alpha, seeds)
-    out = np.zeros((2, len(ns), S))
-    for j, n in enumerate(ns):
-        targets = torch.cat([Y[:n].expand(S, -1, -1), R[:n].expand(S, -1, -1)])
-        r = pgd.train(X[:n], targets, torch.cat([c, c]), torch.cat([w, w]), torch.cat([U, U]), act=act,
-                      eta=1 / (T * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
-        out[:, j, :] = (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
-    return out
+    init = symmetric_init(m, X.shape[2], alpha, seeds)
+    return np.stack([_normalised_min_loss(X[:n], Y[:n], R[:n], init, act=act, tau=tau) for n in ns], 1)
 
 
 def block_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, act: Activation, m: int, alpha: float,
@@ -69,27 +79,13 @@ def block_sweep(X: torch.Tensor, Y: torch.Tensor, ns: Sequence[int], *, act: Act
     sequences, so a statistic over blocks and seeds at small n averages over data draws as well as over
     initialisations."""
     seeds = list(seeds)
-    if X.ndim != 3 or Y.shape != X.shape[:2]:
-        raise ValueError(f"X must be (N, T, d) and Y (N, T): got {tuple(X.shape)}, {tuple(Y.shape)}")
-    N = X.shape[0]
-    if not ns or min(ns) < 1 or max(ns) > N:
-        raise ValueError(f"every n must be between 1 and the pool size {N}, got {list(ns)}")
-    if tau < 1 or not seeds:
-        raise ValueError("need tau >= 1 and at least one seed")
-    T, d, S = X.shape[1], X.shape[2], len(seeds)
+    _checked_pool(X, Y, ns, tau, seeds)
     R = random_labels(Y, label_seed)
-    c, w, U = symmetric_init(m, d, alpha, seeds)
+    init = symmetric_init(m, X.shape[2], alpha, seeds)
     out = {}
     for n in ns:
-        B = N // n
-        res = np.zeros((2, B, S))
-        for b in range(B):
-            sl = slice(b * n, (b + 1) * n)
-            targets = torch.cat([Y[sl].expand(S, -1, -1), R[sl].expand(S, -1, -1)])
-            r = pgd.train(X[sl], targets, torch.cat([c, c]), torch.cat([w, w]), torch.cat([U, U]), act=act,
-                          eta=1 / (T * math.sqrt(tau)), taus=tau, rho_w=1.0, rho_u=1.0)
-            res[:, b, :] = (np.nanmin(r.loss, 1) / r.loss[:, 0]).reshape(2, S)
-        out[int(n)] = res
+        blocks = [slice(b * n, (b + 1) * n) for b in range(X.shape[0] // n)]
+        out[int(n)] = np.stack([_normalised_min_loss(X[sl], Y[sl], R[sl], init, act=act, tau=tau) for sl in blocks], 1)
     return out
 
 

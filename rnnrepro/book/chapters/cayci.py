@@ -33,6 +33,8 @@ CHAPTER = Chapter(
         Param("cut_tau", int, fast=120, full=400, low=50, high=4000, help="GD steps of the cutoff runs"),
     ),
     cites=("cayci2024convergence",),
+    renamed=(("cayci.prop1.autograd", "cayci.prop1.printed_sums"),          # now evaluates the printed sums
+             ("cayci.lemma2.gamma_holds", "cayci.lemma2.gamma_erratum")),    # an erratum row, named for it
     helpers=("rnnrepro.core.fits:power_law_exponent", "rnnrepro.cayci.lipschitz:rms_gradient",
              "rnnrepro.cayci.ntk:limit_kernel"),
     gaps=(("rnnrepro.cayci.lipschitz:rms_gradient",
