@@ -70,10 +70,3 @@ def test_escape_statistics_rate_and_power_law_control():
     # the separation time's control is the undelayed target's separation time (not its loss hitting time)
     assert et["sep_shape_ctl"] == pytest.approx(
         math.log((30 + 2) / (24 + 2)) / 6 / (math.log((14 + 2) / (8 + 2)) / 6), rel=1e-12)
-
-
-def test_leave_time():
-    taus = np.array([0.1, 1.0, 10.0, 100.0])
-    assert G.leave_time(taus, np.array([1.0, 0.995, 0.98, 0.5]), 0.01) == 10.0
-    assert G.leave_time(taus, np.ones(4), 0.01) == math.inf
-

@@ -104,9 +104,3 @@ def escape_statistics(mus: ArrayLike, esc: dict, grad: np.ndarray, *, w_f: float
         fit_mask=fit, power_law=poly, fit_tau=exponential_rate(mu_fit, tau_fit),
         fit_sep=exponential_rate(mu_fit, esc["sep"][fit]),
     )
-
-
-def leave_time(taus: np.ndarray, curve: np.ndarray, delta: float) -> float:
-    """First time on the grid ``taus`` (n,) at which the loss ``curve`` (n,) is below curve[0] − δ (inf if never)."""
-    below = np.asarray(curve) < curve[0] - delta
-    return float(taus[np.argmax(below)]) if below.any() else float("inf")

@@ -85,4 +85,5 @@ CHAPTER = Chapter(
            "the approximation claims read ratios of errors and fitted rates, which a constant factor keeps; the "
            "integrity check thm42.construction_exact (the error against the closed form (n+1)4^-n) reads its level")),
     question="why long memory is hard to approximate and slow to learn",
+    renamed=(("li.curse.free_rule_bound", "li.curse.hidden_states_exponential"),),
 )
