@@ -41,6 +41,14 @@ NOTEBOOK = f'''
 **In short.** Doe proves that a one-unit linear recurrent network forgets at the rate of its weight. We find
 {{glue:text}}`{KEY}.headline`. The page is for readers of the other chapters who want the smallest example.
 
+**The paper:** Doe (2031). **This chapter assumes** linear recurrences. **A first reading can skip** the folds.
+
+:::{{dropdown}} Notation
+| symbol | meaning |
+|---|---|
+| $a$ | the recurrent weight |
+:::
+
 ```{{glue:md}} {KEY}.verdicts
 :format: myst
 ```
