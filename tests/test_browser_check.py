@@ -325,10 +325,10 @@ def test_a_figure_scaled_down_or_sticking_out_is_wider_than_the_screen():
                                                          "c.svg: 500 px drawn, 500 px shown"]
 
 
-def test_a_listed_exact_zero_is_exempt_and_nothing_else():
+def test_no_exact_zero_is_exempt_any_more():
     from rnnrepro.site.browser_check import KNOWN_EXACT_ZEROS, value_problems
 
-    listed = f"<p>of the 9 {KNOWN_EXACT_ZEROS[0]}–0.30; the rest)</p>"
-    assert value_problems(listed) == []
-    assert value_problems(listed.replace("memorising", "solving")) != []     # the exemption is that text only
-    assert len(KNOWN_EXACT_ZEROS) == 1                                        # shrink it, never grow it quietly
+    assert KNOWN_EXACT_ZEROS == ()                                            # shrink it, never grow it quietly
+    was_listed = "<p>of the 9 memorising seeds end above 0.9 (Wilson 95 % interval 0.00–0.30; the rest)</p>"
+    assert value_problems(was_listed) != []
+    assert value_problems(was_listed.replace("0.00–", "0–")) == []

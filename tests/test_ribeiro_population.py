@@ -25,8 +25,16 @@ def test_of_n_wilson_names_the_population_and_the_interval():
     assert pop.of_n_wilson(1, 9) == "of 9, Wilson 95 % 0.02–0.43"
     assert pop.of_n_wilson(3, 44) == "of 44, Wilson 95 % 0.02–0.18"
     assert pop.of_n_wilson(3, 3) == "of 3, Wilson 95 % 0.44–1.00"
+    # 0 of 9: the lower end is exactly 0 (the score test has no root below 0), printed 0, never 0.00
+    assert pop.of_n_wilson(0, 9) == "of 9, Wilson 95 % 0–0.30"
     with pytest.raises(ValueError):
         pop.of_n_wilson(4, 3)
+
+
+def test_interval_text_prints_an_exact_zero_as_0_and_a_small_end_with_digits():
+    assert pop.interval_text(0.0, 0.2991) == "0–0.30"
+    assert pop.interval_text(0.0632, 0.5474) == "0.06–0.55"
+    assert pop.interval_text(1e-4, 0.5) != "0.00–0.50"          # a non-zero end never reads as zero
 
 
 def test_labels_at_reads_the_epoch_asked_for():

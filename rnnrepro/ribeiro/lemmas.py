@@ -7,6 +7,15 @@ import torch
 import torch.nn.functional as F
 
 
+def product_bound_ratio(x: np.ndarray, z: np.ndarray, fs, L, M) -> float:
+    """Lemma 1(b) on pairs (x, z) of shape (n,): max |Π f_i(x) − Π f_i(z)| / |x − z| divided by the lemma's
+    constant Σ_i M_1⋯M_{i−1} L_i M_{i+1}⋯M_n (≤ 1 when the lemma holds; near 1 where it is attained)."""
+    L, M = np.asarray(L, float), np.asarray(M, float)
+    bound = sum(L[i] * np.prod(np.delete(M, i)) for i in range(len(L)))
+    p = np.abs(np.prod([f(x) for f in fs], 0) - np.prod([f(z) for f in fs], 0)) / np.abs(x - z)
+    return float(p.max() / bound)
+
+
 def lemma1_ratios(n_pairs: int = 100_000, seed: int = 0) -> tuple[float, float]:
     """f1 = sin 3x (L 3, M 1), f2 = tanh 2x (L 2, M 1), f3 = x/2 (L 0.5, M 0.5) on [-1, 1].
 
@@ -19,8 +28,19 @@ def lemma1_ratios(n_pairs: int = 100_000, seed: int = 0) -> tuple[float, float]:
     fs = [lambda v: np.sin(3 * v), lambda v: np.tanh(2 * v), lambda v: 0.5 * v]
     dx = np.abs(x - z)
     s = np.abs(sum(f(x) for f in fs) - sum(f(z) for f in fs)) / dx
-    p = np.abs(np.prod([f(x) for f in fs], 0) - np.prod([f(z) for f in fs], 0)) / dx
-    return float(s.max() / 5.5), float(p.max() / 3.0)
+    return float(s.max() / 5.5), product_bound_ratio(x, z, fs, [3, 2, 0.5], [1, 1, 0.5])
+
+
+def lemma1_product_attained(n_pairs: int = 100_000, seed: int = 0) -> float:
+    """Lemma 1(b) where its bound is attained: f1 = f2 = f3 = x on [0, 1] (L_i = M_i = 1, bound 3), whose product
+    x³ has slope x² + xz + z² → 3 as x, z → 1. Uniform pairs plus close pairs (1e-6 apart) in [0.999, 1].
+    Returns the largest ratio to the bound (:func:`product_bound_ratio`): ≤ 1, and within about 2e-3 of 1."""
+    rng = np.random.default_rng(seed)
+    near = rng.uniform(0.999, 1 - 1e-6, 1000)
+    x = np.concatenate([rng.uniform(0, 1, n_pairs), near])
+    z = np.concatenate([rng.uniform(0, 1, n_pairs), near + 1e-6])
+    ident = lambda v: v
+    return product_bound_ratio(x, z, [ident] * 3, [1, 1, 1], [1, 1, 1])
 
 
 def _triples(n: int, n_y: int, seed: int):
@@ -99,3 +119,27 @@ def eq18_ratio(n_x: int = 4, n_pairs: int = 10_000, T: int = 50, box: float = 0.
         lhs = ((C1 * x1).sum(1) - (C2 * x2).sum(1)).abs()
         worst = max(worst, float((lhs / (scale_S * L_g * S2 ** 0.5 * dist)).max()))
     return worst
+
+
+def eq18_linear_ratios(L: float = 3.0, n_x: int = 4, T: int = 30, seed: int = 0, scale_S: float = 1.0) -> np.ndarray:
+    """Eq. (18) where it is nearly attained: the linear RNN x_{t+1} = L·Q x_t, ŷ_t = C x_t with Q, C orthogonal
+    (n_x × n_x, from QR of Gaussians), θ held fixed (Ω_θ one point, so the joint constants are L_f = L and
+    L_g = 1) and two initial states x_0, w_0 ~ N(0, I), simulated separately in float64.
+    Returns (T,) the ratios ‖ŷ_t − ẑ_t‖ / (scale_S · L_g S(t) ‖x_0 − w_0‖) for t = 1..T, S(t) as in (19); in
+    closed form L^t / S(t): L / √(1 + L²) at t = 1 (0.949 at L = 3), falling to √(1 − L⁻²) (0.943). ≤ 1 when (18)
+    holds; a bound smaller by 6 %, or a sum in S(t) stopping at t − 1, fails. (At t = 0, (18) reads
+    ‖C Δx_0‖ ≤ ‖Δx_0‖, an equality for orthogonal C whatever S: left out.) scale_S < 1 shrinks the bound."""
+    if L <= 1 or 2 * T * np.log(L) > 600:
+        raise ValueError(f"need L > 1 and L^(2T) well inside float64 (got L={L}, T={T}): lower T")
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((n_x, n_x)))
+    C, _ = np.linalg.qr(rng.standard_normal((n_x, n_x)))
+    x, w = rng.standard_normal(n_x), rng.standard_normal(n_x)
+    d0 = np.linalg.norm(x - w)
+    ratios, S2 = [], 0.0
+    for t in range(T + 1):
+        S2 += L ** (2 * t)
+        if t >= 1:
+            ratios.append(np.linalg.norm(C @ x - C @ w) / (scale_S * np.sqrt(S2) * d0))
+        x, w = L * (Q @ x), L * (Q @ w)
+    return np.asarray(ratios)

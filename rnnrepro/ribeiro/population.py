@@ -26,11 +26,17 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
+def interval_text(lo: float, hi: float) -> str:
+    """``"lo–hi"`` to two decimals, an exact zero as ``0`` (:func:`rnnrepro.book.rows.show`): a Wilson interval's
+    lower end for k = 0 is exactly 0, and ``0.00`` would read as a non-zero value rounded away."""
+    from rnnrepro.book.rows import show
+    return f"{show(float(lo), '.2f')}–{show(float(hi), '.2f')}"
+
+
 def of_n_wilson(k: int, n: int) -> str:
-    """``"of n, Wilson 95 % lo–hi"``: the population and interval of a count k (:func:`wilson_interval`), for the
-    quantity of a row whose measured value is k."""
-    lo, hi = wilson_interval(k, n)
-    return f"of {n}, Wilson 95 % {lo:.2f}–{hi:.2f}"
+    """``"of n, Wilson 95 % lo–hi"``: the population and interval of a count k (:func:`wilson_interval`,
+    :func:`interval_text`), for the quantity of a row whose measured value is k."""
+    return f"of {n}, Wilson 95 % {interval_text(*wilson_interval(k, n))}"
 
 
 def labels_at(history: dict, epoch: int, *, n_val: int) -> np.ndarray:

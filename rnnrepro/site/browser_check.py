@@ -415,9 +415,9 @@ class PageReport:
 #: this is a non-zero value rounded away (:func:`rnnrepro.book.rows.show`). ``0.0e+00`` is exactly zero
 #: (a non-zero number never prints so in scientific notation).
 #: Exact zeros a chapter's code cell still prints as ``0.00``, each listed until the chapter's next re-ship
-#: (the fix changes a code line, so the shipped full result): ribeiro's Wilson interval for 0 of 9
-#: memorising seeds above 90 % (``ribeiro.fig3.bad_run_memorises``), formatted ``:.2f`` where ``show`` prints 0.
-KNOWN_EXACT_ZEROS = ("memorising seeds end above 0.9 (Wilson 95 % interval 0.00",)
+#: (the fix changes a code line, so the shipped full result). Empty: ribeiro's Wilson interval for 0 of 9
+#: memorising seeds above 90 % now prints its exact-zero end as 0 (``rnnrepro.ribeiro.population.interval_text``).
+KNOWN_EXACT_ZEROS: tuple[str, ...] = ()
 _ZERO = re.compile(r"(?<![\w.])[-−]?0\.0+(?![\d])(?![eE][-+−]?\d)%?")
 #: A Python boolean shown as a value (a whole table cell, or after ``fast``/``full``/``=``).
 _BOOL = re.compile(r"^\s*(?:True|False)\s*$|(?:\bfast|\bfull|=)\s+(?:True|False)\b")

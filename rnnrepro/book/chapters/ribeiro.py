@@ -44,7 +44,9 @@ CHAPTER = Chapter(
     renamed=(("ribeiro.fig1.intricacy_tracks_lyapunov", "ribeiro.fig1.noncontractive_above_band"),
              # rows that could not fail, now glued numbers: their anchors land on the row they belong to
              ("ribeiro.fig6.training_monotone", "ribeiro.fig6.line_smooth"),
-             ("ribeiro.eq9.chaotic_lstm_entropy_falls", "ribeiro.eq9.printed_direction_erratum")),
+             ("ribeiro.eq9.chaotic_lstm_entropy_falls", "ribeiro.eq9.printed_direction_erratum"),
+             # the finding that read the bad run's distinct outputs at the trained weights is now the paper row
+             ("ribeiro.fig5.bad_distinct_at_final", "ribeiro.fig5.bad_distinct_exists")),
     helpers=("rnnrepro.core.lyapunov:largest_lyapunov", "rnnrepro.core.fits:exponential_rate",
              "rnnrepro.core.fits:power_law_exponent"),
     question="whether chaotic and periodic attractors make the cost intricate (chaos and the periodic windows "
