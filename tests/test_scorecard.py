@@ -112,6 +112,21 @@ def test_stale_ledger(ledgers_dir):
         scorecard.load_ledgers(ledgers_dir)
 
 
+def test_a_ledger_is_stale_when_the_code_changed_not_the_prose(ledgers_dir):
+    """A ledger that records its code hash is current while the chapter's code is (its prose may have changed
+    since, as the execution cache allows), and stale once the code differs."""
+    from rnnrepro.book.paths import code_sha256
+
+    path = ledgers_dir / "dynamics.ledger.json"
+    led = json.loads(path.read_text())
+    notebook = REPO / all_chapters()["dynamics"].notebook
+    path.write_text(json.dumps(dict(led, source_sha256="0" * 64, code_sha256=code_sha256(notebook))))
+    assert "dynamics" in scorecard.load_ledgers(ledgers_dir)
+    path.write_text(json.dumps(dict(led, code_sha256="0" * 64)))
+    with pytest.raises(RnnreproError, match="stale"):
+        scorecard.load_ledgers(ledgers_dir)
+
+
 def test_the_book_result_is_one_sentence_of_headline_counts(ledgers_dir):
     """Summed over the chapters, headline verdicts (the full row where a current one is shipped)."""
     ledgers = scorecard.load_ledgers(ledgers_dir)

@@ -20,7 +20,7 @@ from rnnrepro.book.claims_table import (ALL_STATUSES, claims_html, full_rows, he
                                         status_badge, status_class)
 from rnnrepro.errors import RnnreproError
 from rnnrepro.book.rows import EXPERIMENT_STATUSES, STATEMENT_STATUSES, STATUSES
-from rnnrepro.book.paths import REPO, output_dir, toc_files
+from rnnrepro.book.paths import REPO, code_sha256, output_dir, toc_files
 from rnnrepro.book.rows import show
 from rnnrepro.data import sha256_file
 
@@ -45,9 +45,14 @@ def load_ledgers(out: Path | None = None) -> dict[str, dict]:
             raise RnnreproError(f"no ledger for chapter {key} in {folder}: build the whole book "
                                 f"(chapters run before the scorecard) or run `python -m rnnrepro run {key}`")
         ledger = json.loads(path.read_text())
-        if ledger.get("source_sha256") != sha256_file(REPO / chapter.notebook):
+        notebook = REPO / chapter.notebook
+        # Written by the chapter's present code (a change of its prose alone leaves the ledger current, as the
+        # execution cache does); for a ledger older than code_sha256, by the present notebook.
+        current = (ledger["code_sha256"] == code_sha256(notebook) if ledger.get("code_sha256")
+                   else ledger.get("source_sha256") == sha256_file(notebook))
+        if not current:
             raise RnnreproError(f"the ledger {path} is stale (written by another version of "
-                                f"{chapter.notebook}): rebuild the book with --all")
+                                f"{chapter.notebook}'s code): rebuild the book with --all")
         ledgers[key] = ledger
     return ledgers
 
