@@ -65,16 +65,42 @@ def _chromium() -> str:
 _REPORTS: dict[str, list] = {}
 
 
+def _once_per_run(name: str, compute):
+    """``compute()`` once per test run. Under pytest-xdist the workers share it: the first to ask computes it
+    under a file lock and leaves it pickled in the temporary folder, named by the run's id; the others wait
+    for it and read it (so the book is loaded in Chromium once per screen, not once per worker). When
+    ``compute`` raises, nothing is left and the next worker tries again."""
+    import fcntl
+    import pickle
+    import tempfile
+
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        return compute()
+    stem = Path(tempfile.gettempdir()) / f"rnnrepro-built-book-{run}-{name}"
+    with open(f"{stem}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shared = Path(f"{stem}.pickle")
+        if shared.is_file():
+            return pickle.loads(shared.read_bytes())
+        value = compute()
+        shared.write_bytes(pickle.dumps(value))
+        return value
+
+
 def _reports(screen: str) -> list:
-    """Every page of the book loaded once per screen (desktop 1400 × 900, phone 390 × 844), as first
-    seen (collapsed sections closed); on the desktop with axe-core when it is installed."""
+    """Every page of the book loaded once per screen (desktop 1400 × 900, phone 390 × 844) and test run
+    (:func:`_once_per_run`), as first seen (collapsed sections closed); on the desktop with axe-core when
+    it is installed."""
     from rnnrepro.site.browser_check import DESKTOP, PHONE, axe_script, check_pages
 
-    if screen not in _REPORTS:
-        chromium = _chromium()
+    def load():
         pages = [f"{name}.html" for name in toc_files()]
-        _REPORTS[screen] = check_pages(HTML, pages, chromium, screen={"desktop": DESKTOP, "phone": PHONE}[screen],
-                                       axe=axe_script() if screen == "desktop" else None)
+        return check_pages(HTML, pages, _chromium(), screen={"desktop": DESKTOP, "phone": PHONE}[screen],
+                           axe=axe_script() if screen == "desktop" else None)
+
+    if screen not in _REPORTS:
+        _REPORTS[screen] = _once_per_run(f"pages-{screen}", load)
     return _REPORTS[screen]
 
 
