@@ -36,6 +36,24 @@ def test_ctrl_c_prints_one_line_exits_130_and_keeps_no_partial_result(tmp_path):
     assert status.startswith("FAILED") and "interrupted (Ctrl-C)" in status, status
 
 
+def test_ctrl_c_while_a_cell_is_being_scheduled_still_prints_one_line(tmp_path):
+    """Ctrl-C can land between nbclient's creating a cell's coroutine and awaiting it (seen once in CI): the
+    coroutine is then never awaited, and Python's warning about it must not follow the one line."""
+    code = ("import sys\n"
+            "from rnnrepro.book import cli\n"
+            "async def cell():\n"
+            "    pass\n"
+            "def interrupted(*args, **kwargs):\n"
+            "    scheduled = cell()\n"
+            "    raise KeyboardInterrupt\n"
+            "cli.run_chapter = interrupted\n"
+            f"sys.exit(cli.main(['run', 'dynamics', '--out', {str(tmp_path / 'out')!r}]))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    lines = _lines(res.stderr)
+    assert res.returncode == 130 and len(lines) == 1, res.stderr
+    assert lines[0].startswith("interrupted: dynamics stopped after"), res.stderr
+
+
 def test_a_folder_that_cannot_hold_the_output_gives_one_line(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("")

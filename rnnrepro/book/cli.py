@@ -173,6 +173,11 @@ def _cmd_run(args) -> int:
               f"{without_latex(exc.evalue.splitlines()[0]) if exc.evalue else ''}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        # Ctrl-C between nbclient's creating a cell's coroutine and awaiting it leaves the coroutine unawaited:
+        # Python would print a RuntimeWarning about it when this handler ends; the one line below says it all.
+        import warnings
+
+        warnings.filterwarnings("ignore", message=r"coroutine .* was never awaited", category=RuntimeWarning)
         print(f"interrupted: {chapter.key} stopped after {time.perf_counter() - t0:.0f} s; its partial outputs "
               f"were removed from {args.out} (run it again for a result)", file=sys.stderr)
         return 130
