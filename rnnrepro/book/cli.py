@@ -177,7 +177,8 @@ def _cmd_run(args) -> int:
         # Python would print a RuntimeWarning about it when this handler ends; the one line below says it all.
         import warnings
 
-        warnings.filterwarnings("ignore", message=r"coroutine .* was never awaited", category=RuntimeWarning)
+        warnings.filterwarnings("ignore", message=r"coroutine .* was never awaited", category=RuntimeWarning,
+                                module=r"rnnrepro\.book\.cli")              # only the one this handler's end raises
         print(f"interrupted: {chapter.key} stopped after {time.perf_counter() - t0:.0f} s; its partial outputs "
               f"were removed from {args.out} (run it again for a result)", file=sys.stderr)
         return 130
