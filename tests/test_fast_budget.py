@@ -25,3 +25,29 @@ def test_each_chapter_with_its_margin_and_over_budget_marked(tmp_path, capsys):
 def test_no_ledgers_says_what_to_do(tmp_path, capsys):
     assert fast_budget.main([str(tmp_path)]) == 2
     assert "build the book" in capsys.readouterr().err
+
+
+def test_record_writes_what_a_fresh_clones_build_orders_by(tmp_path, monkeypatch, capsys):
+    write(tmp_path, "li", 58.04)
+    write(tmp_path, "ribeiro", 200.5)
+    write(tmp_path, "miller", 1000.0, profile="full")     # not a fast time: not recorded
+    record = tmp_path / "fast_times.json"
+    monkeypatch.setattr(fast_budget, "RECORDED", record)
+    monkeypatch.setattr(fast_budget, "REPO", tmp_path)
+    assert fast_budget.main(["--record", str(tmp_path)]) == 0
+    assert json.loads(record.read_text())["seconds"] == {"li": 58.0, "ribeiro": 200.5}
+    assert "recorded in fast_times.json" in capsys.readouterr().out
+    assert fast_budget.recorded_seconds("ribeiro", record) == 200.5
+    assert fast_budget.recorded_seconds("miller", record) is None
+    assert fast_budget.recorded_seconds("li", tmp_path / "absent.json") is None
+
+
+def test_a_fresh_clones_build_orders_by_the_recorded_times(monkeypatch, tmp_path):
+    from rnnrepro.site.sphinxext import parallel_execution
+
+    record = tmp_path / "fast_times.json"
+    record.write_text(json.dumps({"seconds": {"li": 93.0}}))
+    monkeypatch.setattr(fast_budget, "RECORDED", record)
+    monkeypatch.setattr("rnnrepro.site.sphinxext.execution_cache.built_ledger", lambda chapter: tmp_path / "none.json")
+    assert parallel_execution._last_wall_time("book/chapters/li") == 93.0
+    assert parallel_execution._last_wall_time("book/chapters/cayci") is None

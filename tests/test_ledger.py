@@ -1,4 +1,5 @@
 import json
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -97,9 +98,37 @@ def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
     path = tmp_path / "demo.figures" / "fig1.npz"
     assert np.load(path)["y"].tolist() == [1.0, 2.0]
     assert ledger.figures["fig1"]["file"] == "demo.figures/fig1.npz" and len(ledger.figures["fig1"]["sha256"]) == 64
-    assert ledger.published["demo.fig1"] is fig
+    assert ledger.published["demo.fig1"].figure is fig
     with pytest.raises(ValueError):
         ledger.figure("fig1", fig, x=[0])
+
+
+def test_a_figure_is_drawn_once_for_its_glue_and_its_cell(monkeypatch):
+    """In a kernel the glued figure and the cell's output are one SVG, made by the kernel's formatter once;
+    the figure is closed after it is shown, so the inline backend does not draw it again."""
+    import IPython
+    import IPython.display
+    import matplotlib.pyplot as plt
+
+    from rnnrepro.book.ledger import ShownFigure
+
+    calls, shown = [], []
+
+    class Formatter:
+        def format(self, obj):
+            calls.append(obj)
+            return {"image/svg+xml": "<svg/>", "text/plain": repr(obj)}, {}
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: SimpleNamespace(display_formatter=Formatter(), kernel=object()))
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    fig, ax = new_figure(1)
+    figure = ShownFigure(fig)
+    assert figure._repr_mimebundle_() == {"image/svg+xml": "<svg/>", "text/plain": repr(fig)}
+    assert figure.show_in_cell() and shown == [figure]
+    assert figure._repr_mimebundle_()["image/svg+xml"] == "<svg/>" and calls == [fig]     # drawn once
+    assert not plt.fignum_exists(fig.number) and repr(figure) == repr(fig)
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    assert not ShownFigure(new_figure(1)[0]).show_in_cell()                             # outside a kernel
 
 
 def test_finish_writes_the_json_schema(ledger, tmp_path):

@@ -344,8 +344,8 @@ class Ledger:
         missing = unlabelled_axes(fig)
         if missing:
             raise ValueError(f"figure {fig_id}: axes without x/y labels: {missing}")
-        make_legible(fig)
-        problems = legibility_problems(fig)
+        width = make_legible(fig)
+        problems = legibility_problems(fig, drawn_width_px=width)
         if problems:
             raise ValueError(f"figure {fig_id} is hard to read: " + "; ".join(problems))
         folder = self.out / f"{self.chapter.key}.figures"
@@ -355,8 +355,10 @@ class Ledger:
         self.figures[fig_id] = {"file": f"{folder.name}/{path.name}", "sha256": sha256_file(path),
                                 "arrays": {k: list(np.shape(v)) for k, v in arrays.items()}}
         fig.set_gid(phone_gid(f"{self.chapter.key}.{fig_id}"))   # names its phone variant in its SVG
-        self._publish(f"{self.chapter.key}.{fig_id}", fig)
-        write_phone_variant(fig, folder / f"{fig_id}.phone.svg")
+        shown = ShownFigure(fig)
+        self._publish(f"{self.chapter.key}.{fig_id}", shown)
+        write_phone_variant(fig, folder / f"{fig_id}.phone.svg", shown_px=width)
+        shown.show_in_cell()                                      # closes it: last
 
     # ------------------------------------------------------------------ output
     @property
@@ -499,6 +501,44 @@ class Ledger:
                              f"(lowercase letters, digits, _)")
         if name in taken:
             raise ValueError(f"id {name!r} is used twice")
+
+
+class ShownFigure:
+    """A chapter's figure as a notebook shows it, drawn once: the glued value (``{glue:figure}``) and the
+    cell's own output (the figure the page shows under its caption) are the same SVG, made by the
+    kernel's formatter for figures (IPython's inline SVG, ``bbox_inches="tight"``) the first time either
+    asks. Before, the glue drew the figure and the inline backend drew it again when the cell ended."""
+
+    def __init__(self, fig):
+        self.figure = fig
+        self._bundle: dict | None = None
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        if self._bundle is None:
+            from IPython import get_ipython
+
+            self._bundle = get_ipython().display_formatter.format(self.figure)[0]
+        return self._bundle
+
+    def __repr__(self) -> str:
+        return repr(self.figure)
+
+    def show_in_cell(self) -> bool:
+        """In a notebook kernel, show the figure as the cell's output and close it (the inline backend
+        then does not draw it again at the cell's end); nothing elsewhere. True when shown."""
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover - IPython is a dependency of the book
+            return False
+        shell = get_ipython()
+        if shell is None or not hasattr(shell, "kernel"):
+            return False
+        import matplotlib.pyplot as plt
+        from IPython.display import display
+
+        display(self)
+        plt.close(self.figure)
+        return True
 
 
 class GluedMarkdown:

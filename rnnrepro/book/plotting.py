@@ -164,8 +164,12 @@ def _axes_axis(ax):
     return (("x", ax.xaxis, ax.get_xlim()), ("y", ax.yaxis, ax.get_ylim()))
 
 
-def _too_few_ticks(fig) -> list[tuple]:
-    fig.draw_without_rendering()   # tick labels as they will be drawn (a closed figure too)
+def _too_few_ticks(fig, *, drawn: bool = False) -> list[tuple]:
+    """(axes, "x"/"y", axis, labelled ticks) of every axis with data that shows fewer than two labelled
+    ticks. ``drawn``: the figure was drawn after its last change (:func:`shown_width_px`), so its tick
+    labels are current and it is not drawn again."""
+    if not drawn:
+        fig.draw_without_rendering()   # tick labels as they will be drawn (a closed figure too)
     few = []
     for ax in fig.get_axes():
         if not (ax.get_visible() and ax.axison and ax.has_data()):
@@ -182,7 +186,10 @@ def ensure_ticks(fig) -> None:
     and 5 times each power of ten (then at every integer multiple), on a linear axis more bins."""
     from matplotlib.ticker import LogFormatterSciNotation, LogLocator, MaxNLocator, NullFormatter
 
-    for ax, _name, axis, _n in _too_few_ticks(fig):
+    few = _too_few_ticks(fig)
+    if not few:
+        return                             # nothing changed: a second look would find the same
+    for ax, _name, axis, _n in few:
         if axis.get_scale() == "log":
             axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
             axis.set_major_formatter(LogFormatterSciNotation(labelOnlyBase=False))
@@ -254,13 +261,20 @@ def enlarge_small_text(fig, *, rounds: int = 5) -> float:
     """Set every text of ``fig`` smaller than :func:`min_font_points` to that size (tick labels through
     ``tick_params``, so that ticks drawn later keep it); larger text enlarges the figure's bounding box,
     so repeat until nothing is too small. Returns the size used, in points."""
+    return _enlarge_small_text(fig, rounds)[0]
+
+
+def _enlarge_small_text(fig, rounds: int) -> tuple[float, float | None]:
+    """:func:`enlarge_small_text`'s work: (the size used in points, :func:`shown_width_px` of the figure as
+    left, measured after its last change; None when the rounds ran out after a change)."""
     need = 0.0
     for _ in range(rounds):
+        width = shown_width_px(fig)
         # 0.1 pt above the bound, rounded up to a tenth: a browser snaps an image's width to its layout
         # grid, so text set exactly at the bound could show at 9.99 px
-        need = math.ceil((min_font_points(fig) + 0.1) * 10) / 10
+        need = math.ceil((min_font_points(fig, width_px=width) + 0.1) * 10) / 10
         if not small_texts(fig, need):
-            break
+            return need, width
         for t in _texts(fig):
             if t.get_fontsize() < need:
                 t.set_fontsize(need)
@@ -271,19 +285,20 @@ def enlarge_small_text(fig, *, rounds: int = 5) -> float:
                     ax.tick_params(axis=name, which="both", labelsize=need)
                 if axis.get_offset_text().get_fontsize() < need:
                     axis.get_offset_text().set_fontsize(need)
-    return need
+    return need, None
 
 
-def legibility_problems(fig) -> list[str]:
+def legibility_problems(fig, *, drawn_width_px: float | None = None) -> list[str]:
     """What makes ``fig`` hard to read, one line each: raw ``_``, ``^`` or ``sqrt(`` outside mathtext,
     mathtext that does not parse, an axis with data and tick labels but fewer than two labelled ticks,
     a legend entry whose line/marker/patch is invisible, text (tick labels included) that the page
     would show smaller than :data:`MIN_TEXT_PX` CSS px at a 1400-px window. Empty when the figure reads
-    well."""
+    well. ``drawn_width_px``: :func:`shown_width_px` measured after the figure's last change (what
+    :func:`make_legible` returns), so that the figure is not drawn again."""
     from matplotlib.mathtext import MathTextParser
 
     parser, problems = MathTextParser("path"), []
-    width = shown_width_px(fig)
+    width = shown_width_px(fig) if drawn_width_px is None else drawn_width_px
     need = min_font_points(fig, width_px=width)
     small = small_texts(fig, need)
     if small:
@@ -299,7 +314,7 @@ def legibility_problems(fig) -> list[str]:
                 parser.parse(m.group())
             except ValueError as e:
                 problems.append(f"mathtext {m.group()!r} does not parse: {str(e).splitlines()[0]}")
-    for ax, name, _axis, n in _too_few_ticks(fig):
+    for ax, name, _axis, n in _too_few_ticks(fig, drawn=True):   # drawn by shown_width_px, or by the caller
         problems.append(f"{ax.get_title() or 'axes'}: {name} axis has {n} labelled tick(s)")
     for legend in [*fig.legends, *(ax.get_legend() for ax in fig.get_axes() if ax.get_legend() is not None)]:
         for handle, text in zip(legend.legend_handles, legend.get_texts()):
@@ -336,16 +351,18 @@ def rasterize_dense(fig, max_points: int = DENSE_POINTS) -> int:
     return count
 
 
-def make_legible(fig) -> None:
+def make_legible(fig) -> float:
     """Put every text of ``fig`` in mathtext (:func:`math_label`), give axes with too few ticks more
     (:func:`ensure_ticks`), draw dense point clouds as images (:func:`rasterize_dense`) and enlarge text
     the page would show below :data:`MIN_TEXT_PX` (:func:`enlarge_small_text`);
-    :func:`legibility_problems` says what is left."""
+    :func:`legibility_problems` says what is left. Returns the figure's :func:`shown_width_px`, measured
+    after its last change (pass it on to :func:`legibility_problems` and :func:`phone_variant_svg`)."""
     for t in _texts(fig):
         t.set_text(math_label(t.get_text()))
     ensure_ticks(fig)
     rasterize_dense(fig)
-    enlarge_small_text(fig)
+    _need, width = _enlarge_small_text(fig, 5)
+    return shown_width_px(fig) if width is None else width
 
 
 # ---------------------------------------------------------------------------------------- phone variant
@@ -440,16 +457,17 @@ def _restore_legends(fig, swapped: list[tuple]) -> None:
             owner.legend_ = old
 
 
-def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None:
+def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX, shown_px: float | None = None) -> bytes | None:
     """The figure redrawn for a phone as SVG: its panels one under another in a single column no wider
     than ``width_px`` (a legend laid out in a row listed in one column) (at its natural size, so its text keeps its size in points: 8 pt is 10.7 CSS px);
     None when the figure already fits (its desktop image is shown) or cannot be laid out that narrow
     (a panel or a legend wider than the column: the page then scales the desktop image down). ``fig``
-    is left as it was (panels, size)."""
+    is left as it was (panels, size). ``shown_px``: the figure's :func:`shown_width_px` when known
+    (:func:`make_legible` returns it)."""
     import io
     import warnings
 
-    if shown_width_px(fig) <= width_px:
+    if (shown_width_px(fig) if shown_px is None else shown_px) <= width_px:
         return None
     panels = _panels(fig)
     if not panels:
@@ -473,11 +491,12 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
             width_in = width_px / PX_PER_INCH - 2 * SAVE_PAD_INCHES
             for _ in range(4):
                 fig.set_size_inches(width_in, PHONE_PANEL_HEIGHT * len(panels))
-                excess = shown_width_px(fig) - width_px
+                shown = shown_width_px(fig)        # of the size set last: the check below reads it
+                excess = shown - width_px
                 if excess <= 0.5:
                     break
                 width_in -= excess / PX_PER_INCH + 0.02
-            if shown_width_px(fig) > width_px + 0.5 or width_in < 1.5:
+            if shown > width_px + 0.5 or width_in < 1.5:
                 return None
             if small_texts(fig, PHONE_MIN_TEXT_PX * 72 / PX_PER_INCH):
                 return None
@@ -496,13 +515,13 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX) -> bytes | None
         fig.set_size_inches(old_size)
 
 
-def write_phone_variant(fig, path) -> bool:
-    """Write ``fig``'s phone variant (:func:`phone_variant_svg`) to ``path``; remove a stale one when the
-    figure needs none or cannot have one. True when written."""
+def write_phone_variant(fig, path, *, shown_px: float | None = None) -> bool:
+    """Write ``fig``'s phone variant (:func:`phone_variant_svg`; ``shown_px`` as there) to ``path``; remove
+    a stale one when the figure needs none or cannot have one. True when written."""
     from pathlib import Path
 
     path = Path(path)
-    svg = phone_variant_svg(fig)
+    svg = phone_variant_svg(fig, shown_px=shown_px)
     path.unlink(missing_ok=True)
     if svg is not None:
         path.write_bytes(svg)

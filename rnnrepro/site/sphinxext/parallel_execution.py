@@ -10,7 +10,8 @@ the cache exactly as myst-nb would. When Sphinx then reads the pages, myst-nb fi
 
 - **How many at once.** ``$RNNREPRO_BUILD_JOBS`` when set (``1`` turns this off: myst-nb executes each
   page as it reads it), else the number of cores this process may use, at most the number of chapters
-  to execute. The longest chapters start first (their last ledger's wall time, else their size).
+  to execute. The longest chapters start first (their last ledger's wall time, else the recorded `fast`
+  time of rnnrepro.book.fast_budget.RECORDED on a fresh clone, else their size).
 - **No budget.** The per-cell timeout of ``_config.yml`` (``execute: timeout``) is a hang guard, the same
   one myst-nb applies. A line every 30 s names the chapters executing, their sections and how long
   they have run.
@@ -90,14 +91,17 @@ def _chapter_pages(app: Sphinx) -> list[tuple[str, Path]]:
 
 
 def _last_wall_time(docname: str) -> float | None:
+    """The chapter's wall time in this folder's last build, else its recorded `fast` time
+    (rnnrepro.book.fast_budget.RECORDED, for a fresh clone), else None."""
     from rnnrepro.book.chapters import chapter_of_page, get_chapter
+    from rnnrepro.book.fast_budget import recorded_seconds
     from rnnrepro.site.sphinxext.execution_cache import built_ledger
 
     key = chapter_of_page(docname)
     try:
         return float(json.loads(built_ledger(get_chapter(key)).read_text())["wall_time_s"]["total"])
     except (OSError, KeyError, TypeError, ValueError):
-        return None
+        return recorded_seconds(key)
 
 
 def _read_notebook(app: Sphinx, path: Path):
