@@ -246,3 +246,39 @@ def test_the_whole_book_pdf_holds_every_chapter():
     for key, page in pdf.chapter_pages(HTML).items():
         title, _ = pdf.page_facts((HTML / page).read_text(encoding="utf-8"))
         assert pdf._words(title) in text, f"the book PDF lacks {key} ({title})"
+
+
+def test_chapter_pdfs_print_side_by_side_largest_first_and_come_back_in_order(tmp_path, monkeypatch):
+    """make_pdfs prints ``jobs`` pages at once (a Chromium keeps about one core busy), the largest page first,
+    and returns the PDFs in the order asked; a PDF newer than its page is kept when only stale ones print."""
+    import threading
+    import time
+
+    from rnnrepro.book.chapters import all_chapters, chapter_page
+
+    keys = list(all_chapters())[:3]
+    for size, key in enumerate(keys):
+        page = tmp_path / (chapter_page(key) + ".html")
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("x" * (100 * (size + 1)))                 # the last key's page is the largest
+    running, most, started, lock = set(), [0], [], threading.Lock()
+
+    def fake_print(chromium, url, out, budget_ms):
+        with lock:
+            running.add(out.name)
+            most[0] = max(most[0], len(running))
+            started.append(out.stem)
+        time.sleep(0.3)
+        out.write_bytes(b"%PDF")
+        with lock:
+            running.discard(out.name)
+        return out
+
+    monkeypatch.setattr(pdf, "print_pdf", fake_print)
+    written = pdf.make_pdfs(tmp_path, "chromium", keys, jobs=2)
+    assert [p.stem for p in written] == keys and most[0] == 2 and started[0] == keys[-1]
+    started.clear()
+    time.sleep(0.05)
+    (tmp_path / (chapter_page(keys[0]) + ".html")).write_text("changed")     # newer than its PDF
+    assert [p.stem for p in pdf.make_pdfs(tmp_path, "chromium", keys, stale_only=True, jobs=2)] == keys
+    assert started == [keys[0]]

@@ -19,6 +19,7 @@ chapter's ledger are in it; no link points at the server that printed it. Exits 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -114,11 +115,19 @@ def print_pdf(chromium: str, url: str, out: Path, budget_ms: int = BUDGET_MS) ->
     return out
 
 
+def print_jobs() -> int:
+    """How many pages print at once: the cores this process may use (one Chromium uses about one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_ms: int = BUDGET_MS, *,
-              stale_only: bool = False) -> list[Path]:
-    """Print each chapter page (``keys``, by default every chapter of the site) to its PDF; return them.
-    ``stale_only``: keep a PDF newer than its page (a rebuild that changed nothing prints nothing).
-    RuntimeError when Chromium writes no PDF for a page."""
+              stale_only: bool = False, jobs: int | None = None) -> list[Path]:
+    """Print each chapter page (``keys``, by default every chapter of the site) to its PDF; return them, in
+    the order of ``keys``. ``jobs`` pages print at once (default :func:`print_jobs`; Chromium keeps about one
+    core busy per page), the largest pages first. ``stale_only``: keep a PDF newer than its page (a rebuild
+    that changed nothing prints nothing). RuntimeError when Chromium writes no PDF for a page."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from rnnrepro.site.local_server import serve
 
     site = Path(site)
@@ -127,16 +136,18 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
     if unknown:
         raise ValueError(f"no built chapter page for {', '.join(unknown)}: chapters of this site are "
                          f"{', '.join(pages)}")
-    written = []
+    keys = list(keys or pages)
     (site / PDF_DIR).mkdir(exist_ok=True)
-    with serve(site, inject=PRINT_CSS) as base:
-        for key in keys or list(pages):
-            out = pdf_path(site, key)
-            if stale_only and out.is_file() and out.stat().st_mtime > (site / pages[key]).stat().st_mtime:
-                written.append(out)
-                continue
-            written.append(print_pdf(chromium, f"{base}/{pages[key]}", out, budget_ms))
-    return written
+    stale = [k for k in keys if not (stale_only and pdf_path(site, k).is_file()
+                                     and pdf_path(site, k).stat().st_mtime > (site / pages[k]).stat().st_mtime)]
+    stale.sort(key=lambda k: -(site / pages[k]).stat().st_size)      # the longest prints start first
+    with serve(site, inject=PRINT_CSS) as base, \
+            ThreadPoolExecutor(max_workers=max(1, min(jobs or print_jobs(), len(stale) or 1))) as pool:
+        printing = [pool.submit(print_pdf, chromium, f"{base}/{pages[k]}", pdf_path(site, k), budget_ms)
+                    for k in stale]
+        for future in printing:
+            future.result()                       # Chromium's failure, raised here
+    return [pdf_path(site, k) for k in keys]
 
 
 def make_book_pdf(site: Path, chromium: str, chapter_pdfs: list[Path], root_page: str,
