@@ -114,7 +114,6 @@ def _figures_read_well(request, monkeypatch):
     yield
     problems = []
     for fig in drawn:
-        make_legible(fig)
-        problems += legibility_problems(fig)
+        problems += legibility_problems(fig, drawn_width_px=make_legible(fig))     # as ledger.figure reads it
         plt.close(fig)
     assert not problems, f"figures hard to read: {problems}"
