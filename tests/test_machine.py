@@ -36,3 +36,14 @@ def test_numpy_features_are_switched_off_in_a_child():
 def test_lower_isa_env_refuses_when_nothing_is_lower(capability):
     with pytest.raises(ValueError, match="no lower x86 instruction set"):
         machine.lower_isa_env(capability)
+
+
+def test_usable_cores_are_the_affinity_else_the_count(monkeypatch):
+    import os
+
+    assert machine.usable_cores() == len(os.sched_getaffinity(0))
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert machine.usable_cores() == 3
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert machine.usable_cores() == 1

@@ -115,7 +115,7 @@ def ship_full(key: str, *, lower_isa: bool = False, log=print) -> dict:
     uncommitted changes, and (nothing shipped) when a run fails.
     """
     from rnnrepro.book.chapters import get_chapter
-    from rnnrepro.book.machine import cpu_info, lower_isa_env
+    from rnnrepro.book.machine import cpu_info, lower_isa_env, usable_cores
 
     get_chapter(key)
     commit = _git_commit()   # refuses an uncommitted tree in a second, before anything runs or is written
@@ -125,7 +125,7 @@ def ship_full(key: str, *, lower_isa: bool = False, log=print) -> dict:
             log(f"[ship-full] {key}: full profile ({name}{', ' + str(env) if env else ''}) ...")
         # A chapter runs on one thread (seed_everything), so the two legs run side by side where there are
         # two cores: the wall time of a --lower-isa ship is about one run's.
-        with ThreadPoolExecutor(max_workers=max(1, min(len(plans), os.cpu_count() or 1))) as pool:
+        with ThreadPoolExecutor(max_workers=min(len(plans), usable_cores())) as pool:
             done = list(pool.map(lambda plan: _run_full(key, Path(tmp) / plan[0], plan[1]), plans))
         runs = {}
         for (name, env), (code, wall, tail) in zip(plans, done):

@@ -36,7 +36,7 @@ import numpy as np
 from rnnrepro.data import sha256_file
 from rnnrepro.book.machine import cpu_info, fallbacks
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
-from rnnrepro.book.plotting import (legibility_problems, make_legible, phone_gid, unlabelled_axes,
+from rnnrepro.book.plotting import (kernel_shell, legibility_problems, make_legible, phone_gid, unlabelled_axes,
                                     write_phone_variant)
 from rnnrepro.book.profiles import Chapter, as_dict
 from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED,  # noqa: F401
@@ -517,7 +517,7 @@ class ShownFigure:
         if self._bundle is None:
             from IPython import get_ipython
 
-            self._bundle = get_ipython().display_formatter.format(self.figure)[0]
+            self._bundle = get_ipython().display_formatter.format(self.figure)[0]   # asked only by IPython
         return self._bundle
 
     def __repr__(self) -> str:
@@ -526,12 +526,7 @@ class ShownFigure:
     def show_in_cell(self) -> bool:
         """In a notebook kernel, show the figure as the cell's output and close it (the inline backend
         then does not draw it again at the cell's end); nothing elsewhere. True when shown."""
-        try:
-            from IPython import get_ipython
-        except ImportError:  # pragma: no cover - IPython is a dependency of the book
-            return False
-        shell = get_ipython()
-        if shell is None or not hasattr(shell, "kernel"):
+        if kernel_shell() is None:
             return False
         import matplotlib.pyplot as plt
         from IPython.display import display

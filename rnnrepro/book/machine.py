@@ -17,6 +17,14 @@ _MKL = {"DEFAULT": "SSE4_2", "AVX2": "AVX2", "AVX512": "AVX512"}
 _ONEDNN = {"DEFAULT": "SSE41", "AVX2": "AVX2", "AVX512": "AVX512_CORE"}
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity, e.g. under ``taskset`` or a container's CPU
+    set), else the machine's count; at least 1."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def cpu_model() -> str:
     """The CPU's model name (``/proc/cpuinfo`` on Linux, else ``platform.processor()``)."""
     try:

@@ -59,16 +59,23 @@ def use_book_style() -> None:
     inline_svg()
 
 
-def inline_svg() -> bool:
-    """Make a running IPython kernel display figures as SVG; False (nothing done) outside one."""
+def kernel_shell():
+    """The IPython shell of the running notebook kernel, or None outside one (a script, a test, a
+    terminal IPython)."""
     try:
         from IPython import get_ipython
-        from matplotlib_inline.backend_inline import set_matplotlib_formats
-    except ImportError:  # pragma: no cover - both come with the book's environment
-        return False
+    except ImportError:  # pragma: no cover - IPython comes with the book's environment
+        return None
     shell = get_ipython()
-    if shell is None or not hasattr(shell, "kernel"):
+    return shell if shell is not None and hasattr(shell, "kernel") else None
+
+
+def inline_svg() -> bool:
+    """Make a running IPython kernel display figures as SVG; False (nothing done) outside one."""
+    if kernel_shell() is None:
         return False
+    from matplotlib_inline.backend_inline import set_matplotlib_formats
+
     set_matplotlib_formats("svg")
     return True
 

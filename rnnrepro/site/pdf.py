@@ -19,7 +19,6 @@ chapter's ledger are in it; no link points at the server that printed it. Exits 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -115,19 +114,16 @@ def print_pdf(chromium: str, url: str, out: Path, budget_ms: int = BUDGET_MS) ->
     return out
 
 
-def print_jobs() -> int:
-    """How many pages print at once: the cores this process may use (one Chromium uses about one)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
 def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_ms: int = BUDGET_MS, *,
               stale_only: bool = False, jobs: int | None = None) -> list[Path]:
     """Print each chapter page (``keys``, by default every chapter of the site) to its PDF; return them, in
-    the order of ``keys``. ``jobs`` pages print at once (default :func:`print_jobs`; Chromium keeps about one
-    core busy per page), the largest pages first. ``stale_only``: keep a PDF newer than its page (a rebuild
-    that changed nothing prints nothing). RuntimeError when Chromium writes no PDF for a page."""
+    the order of ``keys``. ``jobs`` pages print at once (default: the usable cores,
+    :func:`rnnrepro.book.machine.usable_cores`; Chromium keeps about one core busy per page), the largest
+    pages first. ``stale_only``: keep a PDF newer than its page (a rebuild that changed nothing prints
+    nothing). RuntimeError when Chromium writes no PDF for a page."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from rnnrepro.book.machine import usable_cores
     from rnnrepro.site.local_server import serve
 
     site = Path(site)
@@ -142,7 +138,7 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
                                      and pdf_path(site, k).stat().st_mtime > (site / pages[k]).stat().st_mtime)]
     stale.sort(key=lambda k: -(site / pages[k]).stat().st_size)      # the longest prints start first
     with serve(site, inject=PRINT_CSS) as base, \
-            ThreadPoolExecutor(max_workers=max(1, min(jobs or print_jobs(), len(stale) or 1))) as pool:
+            ThreadPoolExecutor(max_workers=max(1, min(jobs or usable_cores(), len(stale) or 1))) as pool:
         printing = [pool.submit(print_pdf, chromium, f"{base}/{pages[k]}", pdf_path(site, k), budget_ms)
                     for k in stale]
         for future in printing:

@@ -50,7 +50,9 @@ def build_jobs(n_pages: int, environ=os.environ) -> int:
                              f"after another), or unset it to use every core")
         jobs = int(raw)
     else:
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        from rnnrepro.book.machine import usable_cores
+
+        jobs = usable_cores()
     return max(1, min(jobs, n_pages))
 
 
