@@ -65,19 +65,27 @@ def _chromium() -> str:
 _REPORTS: dict[str, list] = {}
 
 
+_SHARED: list[Path] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_folder(tmp_path_factory):
+    """This run's folder that every pytest-xdist worker of it sees (pytest's own temporary root, which pytest
+    prunes to its last few runs); None without xdist (nothing to share)."""
+    _SHARED[:] = [tmp_path_factory.getbasetemp().parent] if os.environ.get("PYTEST_XDIST_WORKER") else []
+
+
 def _once_per_run(name: str, compute):
     """``compute()`` once per test run. Under pytest-xdist the workers share it: the first to ask computes it
-    under a file lock and leaves it pickled in the temporary folder, named by the run's id; the others wait
+    under a file lock and leaves it pickled in the run's shared folder (:func:`_shared_folder`); the others wait
     for it and read it (so the book is loaded in Chromium once per screen, not once per worker). When
     ``compute`` raises, nothing is left and the next worker tries again."""
     import fcntl
     import pickle
-    import tempfile
 
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run is None:
+    if not _SHARED:
         return compute()
-    stem = Path(tempfile.gettempdir()) / f"rnnrepro-built-book-{run}-{name}"
+    stem = _SHARED[0] / f"rnnrepro-built-book-{name}"
     with open(f"{stem}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         shared = Path(f"{stem}.pickle")
