@@ -78,7 +78,10 @@ _OPT_IN = ("full", "sensitivity")   # markers whose tests run only when -m names
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``full`` or ``sensitivity`` take hours: they run only when ``-m`` asks for them."""
+    """Tests marked ``full`` or ``sensitivity`` take hours: they run only when ``-m`` asks for them. The longest
+    tests run first (:func:`expected_seconds`), so that with pytest-xdist handing out one test at a time
+    (``-n 2 --dist load --maxschedchunk 1``, the README's test command) no long chapter run is left to the end
+    while the other core has nothing to do."""
     expr = config.getoption("-m") or ""
     for marker in _OPT_IN:
         if marker in expr and f"not {marker}" not in expr:
@@ -87,6 +90,48 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if marker in item.keywords:
                 item.add_marker(skip)
+    items.sort(key=lambda item: -expected_seconds(item))            # stable: the rest keep pytest's order
+
+
+#: What part of its chapter's `fast` time a test marked ``chapter`` takes, roughly: a whole re-run, a derive
+#: exercise (one section); a predict exercise runs the chapter up to its row (:func:`_share_until`).
+_SHARE = {"test_chapter_fast_profile_deterministic_and_portable": 1.0,
+          "test_derive_exercise_matches_the_exploration_run": 0.2}
+#: The built-book checks, most of which open pages in headless Chromium (seconds each, roughly).
+_BUILT_BOOK_S = 10.0
+
+
+def expected_seconds(item) -> float:
+    """A rough duration of a test, only to order the run (longest first): for a chapter run, its share of its
+    chapter's recorded `fast` time (book/fast_times.json); for the built-book checks (when ``RNNREPRO_BUILT_BOOK``
+    is set) :data:`_BUILT_BOOK_S`; 0 for every other test and for a skipped one."""
+    import os
+
+    if item.get_closest_marker("skip"):
+        return 0.0
+    if "chapter" in item.keywords:
+        from rnnrepro.book.fast_budget import recorded_seconds
+
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        exercise = params.get("exercise")
+        key = params.get("key") or getattr(exercise, "key", None)
+        seconds = (recorded_seconds(key) if key else None) or 60.0
+        share = _share_until(exercise) if exercise is not None and exercise.kind == "predict" else \
+            _SHARE.get(item.originalname, 0.2)
+        return share * seconds
+    if item.path.name == "test_built_book.py" and os.environ.get("RNNREPRO_BUILT_BOOK"):
+        return _BUILT_BOOK_S
+    return 0.0
+
+
+def _share_until(exercise) -> float:
+    """How far into its chapter's page the row a predict exercise stops at is recorded (0-1; 0.5 if not found)."""
+    from rnnrepro.book.chapters import get_chapter
+    from rnnrepro.book.paths import REPO
+
+    text = (REPO / get_chapter(exercise.key).notebook).read_text(encoding="utf-8")
+    at = text.find(f'"{exercise.claim}"')
+    return at / len(text) if at >= 0 else 0.5
 
 
 _FIGURE_TESTS = ("figures.py", "_plot.py")   # test modules whose figures must read well

@@ -75,40 +75,50 @@ def _shared_folder(tmp_path_factory):
     _SHARED[:] = [tmp_path_factory.getbasetemp().parent] if os.environ.get("PYTEST_XDIST_WORKER") else []
 
 
-def _once_per_run(name: str, compute):
-    """``compute()`` once per test run. Under pytest-xdist the workers share it: the first to ask computes it
-    under a file lock and leaves it pickled in the run's shared folder (:func:`_shared_folder`); the others wait
-    for it and read it (so the book is loaded in Chromium once per screen, not once per worker). When
-    ``compute`` raises, nothing is left and the next worker tries again."""
+def _once_per_run_each(name: str, items: list, compute) -> list:
+    """``[compute(item) for item in items]``, each item computed once per test run. Under pytest-xdist the
+    workers share the work: each item's result is pickled in the run's shared folder (:func:`_shared_folder`)
+    by the worker that computed it, under that item's file lock. A worker first takes, in order, the items no
+    other worker has started (a lock it gets without waiting), then waits for and reads the others: two workers
+    that both need the book's pages load half of them each instead of one waiting for the other. When
+    ``compute`` raises, nothing is left for that item and the next worker tries again."""
     import fcntl
     import pickle
 
     if not _SHARED:
-        return compute()
-    stem = _SHARED[0] / f"rnnrepro-built-book-{name}"
-    with open(f"{stem}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        shared = Path(f"{stem}.pickle")
-        if shared.is_file():
-            return pickle.loads(shared.read_bytes())
-        value = compute()
-        shared.write_bytes(pickle.dumps(value))
-        return value
+        return [compute(item) for item in items]
+    results: dict[int, object] = {}
+    for wait in (False, True):
+        for i in [i for i in range(len(items)) if i not in results]:
+            stem = _SHARED[0] / f"rnnrepro-built-book-{name}-{i}"
+            with open(f"{stem}.lock", "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue                                   # another worker is computing it: later
+                shared = Path(f"{stem}.pickle")
+                if shared.is_file():
+                    results[i] = pickle.loads(shared.read_bytes())
+                else:
+                    results[i] = compute(items[i])
+                    shared.write_bytes(pickle.dumps(results[i]))
+    return [results[i] for i in range(len(items))]
 
 
 def _reports(screen: str) -> list:
-    """Every page of the book loaded once per screen (desktop 1400 × 900, phone 390 × 844) and test run
-    (:func:`_once_per_run`), as first seen (collapsed sections closed); on the desktop with axe-core when
-    it is installed."""
+    """Every page of the book loaded once per screen (desktop 1400 × 900, phone 390 × 844) and test run, each
+    page by whichever worker gets to it first (:func:`_once_per_run_each`), as first seen (collapsed sections
+    closed); on the desktop with axe-core when it is installed. In the table of contents' order."""
     from rnnrepro.site.browser_check import DESKTOP, PHONE, axe_script, check_pages
 
-    def load():
-        pages = [f"{name}.html" for name in toc_files()]
-        return check_pages(HTML, pages, _chromium(), screen={"desktop": DESKTOP, "phone": PHONE}[screen],
-                           axe=axe_script() if screen == "desktop" else None)
+    def load(page: str):
+        (report,) = check_pages(HTML, [page], _chromium(), screen={"desktop": DESKTOP, "phone": PHONE}[screen],
+                                axe=axe_script() if screen == "desktop" else None)
+        return report
 
     if screen not in _REPORTS:
-        _REPORTS[screen] = _once_per_run(f"pages-{screen}", load)
+        pages = [f"{name}.html" for name in toc_files()]
+        _REPORTS[screen] = _once_per_run_each(f"pages-{screen}", pages, load)
     return _REPORTS[screen]
 
 
