@@ -197,3 +197,34 @@ def test_landscape_per_seed_reads_the_next_training_sequences_for_its_control():
     with pytest.raises(ValueError, match="validation_zoom=True"):
         pop.landscape_per_seed(theta[:1], theta[1:], data, s_line=np.linspace(0, 1, 3),
                                s_zoom=np.linspace(-0.05, 0.05, 5), n_seq=n, hidden=hidden, train_control=True)
+
+
+def test_steady_state_spreads_are_each_networks_own_whatever_the_grouping():
+    """The S·len(s) networks simulated a few at a time give every number that each network simulated alone gives
+    (one call of bifurcation.steady_states per network, the reference), bit for bit, seeds and s in order."""
+    from rnnrepro.ribeiro import bifurcation as bif
+
+    m = to.new_model(50, 0).double()
+    theta = torch.stack([to.flat(to.new_model(50, k).double()) * 3 for k in (1, 2, 3)])   # (3, D), larger weights
+    s = np.array([0.0, 0.5, 1.0])
+    grouped = pop.steady_state_spreads(theta * 0.5, theta, s, seed=4, group=4)             # groups cut across seeds
+    assert grouped.shape == (3, 3, 6, 4)
+    assert np.array_equal(grouped, pop.steady_state_spreads(theta * 0.5, theta, s, seed=4, group=24))
+    for i in range(3):
+        for j, sj in enumerate(s):
+            P = to.batched_params(m, to.line_thetas(theta[i] * 0.5, theta[i], [sj]))
+            out, _ = bif.steady_states(P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"], inputs=torch.eye(6),
+                                       readout=lambda h: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None],
+                                       n_ic=8, n_steps=600, burn=300, seed=4)
+            assert np.array_equal(grouped[i, j], pop.output_spreads(out)[0]), (i, j)
+    assert pop.steady_state_spreads(theta[:0], theta[:0], s).shape == (0, 3, 6, 4)
+
+
+def test_line_cost_changes_no_number_with_its_chunk():
+    m = to.new_model(8, 0).double()
+    X, y = to.make_data(30, 55, 0)
+    th = to.flat(m)
+    ths = to.line_thetas(th * 0.5, th, np.linspace(-0.1, 1.1, 13))
+    V = to.line_cost(m, ths, X, y, chunk=1)
+    for chunk in (4, 8, 64):
+        assert np.array_equal(to.line_cost(m, ths, X, y, chunk=chunk), V), chunk

@@ -188,14 +188,15 @@ def _too_few_ticks(fig, *, drawn: bool = False) -> list[tuple]:
     return few
 
 
-def ensure_ticks(fig) -> None:
+def ensure_ticks(fig) -> bool:
     """Give every axis that shows fewer than two labelled ticks more: on a log axis a locator at 1, 2
-    and 5 times each power of ten (then at every integer multiple), on a linear axis more bins."""
+    and 5 times each power of ten (then at every integer multiple), on a linear axis more bins. Returns
+    whether it changed a locator (if not, the figure was drawn after its last change: :func:`shown_width_px`)."""
     from matplotlib.ticker import LogFormatterSciNotation, LogLocator, MaxNLocator, NullFormatter
 
     few = _too_few_ticks(fig)
     if not few:
-        return                             # nothing changed: a second look would find the same
+        return False                       # nothing changed: a second look would find the same
     for ax, _name, axis, _n in few:
         if axis.get_scale() == "log":
             axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
@@ -206,6 +207,7 @@ def ensure_ticks(fig) -> None:
     for ax, _name, axis, _n in _too_few_ticks(fig):
         if axis.get_scale() == "log":
             axis.set_major_locator(LogLocator(subs=tuple(float(k) for k in range(1, 10))))
+    return True
 
 
 def _visible_handle(handle) -> bool:
@@ -228,10 +230,12 @@ def _visible_handle(handle) -> bool:
     return True
 
 
-def shown_width_px(fig) -> float:
+def shown_width_px(fig, *, drawn: bool = False) -> float:
     """The width of ``fig`` as the book shows it at its natural size, in CSS px: its tight bounding box
-    (IPython saves inline figures with ``bbox_inches="tight"``) plus the saving margin on both sides."""
-    fig.draw_without_rendering()
+    (IPython saves inline figures with ``bbox_inches="tight"``) plus the saving margin on both sides.
+    ``drawn``: the figure was drawn after its last change to what it shows, so it is not drawn again."""
+    if not drawn:
+        fig.draw_without_rendering()
     box = fig.get_tightbbox(fig.canvas.get_renderer())
     return (box.width + 2 * SAVE_PAD_INCHES) * PX_PER_INCH
 
@@ -271,12 +275,13 @@ def enlarge_small_text(fig, *, rounds: int = 5) -> float:
     return _enlarge_small_text(fig, rounds)[0]
 
 
-def _enlarge_small_text(fig, rounds: int) -> tuple[float, float | None]:
+def _enlarge_small_text(fig, rounds: int, *, drawn: bool = False) -> tuple[float, float | None]:
     """:func:`enlarge_small_text`'s work: (the size used in points, :func:`shown_width_px` of the figure as
-    left, measured after its last change; None when the rounds ran out after a change)."""
+    left, measured after its last change; None when the rounds ran out after a change). ``drawn``: the figure
+    was drawn after its last change (the first measurement need not draw it)."""
     need = 0.0
-    for _ in range(rounds):
-        width = shown_width_px(fig)
+    for k in range(rounds):
+        width = shown_width_px(fig, drawn=drawn and k == 0)
         # 0.1 pt above the bound, rounded up to a tenth: a browser snaps an image's width to its layout
         # grid, so text set exactly at the bound could show at 9.99 px
         need = math.ceil((min_font_points(fig, width_px=width) + 0.1) * 10) / 10
@@ -366,9 +371,9 @@ def make_legible(fig) -> float:
     after its last change (pass it on to :func:`legibility_problems` and :func:`phone_variant_svg`)."""
     for t in _texts(fig):
         t.set_text(math_label(t.get_text()))
-    ensure_ticks(fig)
-    rasterize_dense(fig)
-    _need, width = _enlarge_small_text(fig, 5)
+    changed = ensure_ticks(fig)            # draws the figure to read its ticks
+    rasterize_dense(fig)                   # draws some artists as images: the layout stays as drawn
+    _need, width = _enlarge_small_text(fig, 5, drawn=not changed)
     return shown_width_px(fig) if width is None else width
 
 

@@ -151,37 +151,44 @@ def landscape_per_seed(theta_init: np.ndarray, theta_final: np.ndarray, data: Se
     out = {k: [] for k in ("zoom_train_minima", "line_train_argmin", "line_val_argmin")}
     for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
         line, zoom = line_thetas(ti, tf, s_line), line_thetas(ti, tf, s_zoom)
-        zoom_train = line_cost(model, zoom, Xtr, ytr, chunk=64)
+        zoom_train = line_cost(model, zoom, Xtr, ytr)
         out["zoom_train_minima"].append(int(deep_minima(zoom_train).sum()))
         if validation_zoom:
-            zoom_val = line_cost(model, zoom, Xva, yva, chunk=64)
+            zoom_val = line_cost(model, zoom, Xva, yva)
             out.setdefault("train_min_kept_on_val", []).append(minimum_kept(zoom_train, zoom_val, near))
             out.setdefault("train_min_kept_on_train", []).append(minimum_kept(zoom_train, zoom_train, near))
             if train_control:
-                zoom_train2 = line_cost(model, zoom, Xtr2, ytr2, chunk=64)
+                zoom_train2 = line_cost(model, zoom, Xtr2, ytr2)
                 out.setdefault("train_min_kept_on_train2", []).append(minimum_kept(zoom_train, zoom_train2, near))
                 out.setdefault("train2_slope_at_final", []).append(central_slope(s_zoom, zoom_train2, at=0.0))
             out.setdefault("val_slope_at_final", []).append(central_slope(s_zoom, zoom_val, at=0.0))
-        out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr, chunk=64))]))
-        out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva, chunk=64))]))
+        out["line_train_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xtr, ytr))]))
+        out["line_val_argmin"].append(float(s_line[np.argmin(line_cost(model, line, Xva, yva))]))
     return {k: np.asarray(v) for k, v in out.items()}
 
 
 def steady_state_spreads(theta_init: np.ndarray, theta_final: np.ndarray, s: np.ndarray, *, hidden: int = 50,
-                         seed: int = 0) -> np.ndarray:
+                         seed: int = 0, group: int = 24) -> np.ndarray:
     """Spread of every steady-state output (Figs. 5, 8, 9) along θ(s) for each seed: (S, len(s), 6 inputs,
-    4 outputs), from 8 initial states N(0, 1), 600 steps of which the last 300 are kept, float64."""
+    4 outputs), from 8 initial states N(0, 1), 600 steps of which the last 300 are kept, float64.
+
+    The S·len(s) networks are simulated ``group`` at a time (the initial states are shared by all of them, and each
+    network's arithmetic is its own, so the grouping changes no number): one network per call would spend most of
+    its time on the calls' overhead, every network at once on memory traffic."""
     from rnnrepro.ribeiro import bifurcation as bif
-    from rnnrepro.ribeiro.temporal_order import batched_params, line_thetas, new_model
+    from rnnrepro.ribeiro.temporal_order import N_CLASSES, batched_params, line_thetas, new_model
     model = new_model(hidden, 0)
-    spreads = []
-    for ti, tf in zip(torch.as_tensor(theta_init), torch.as_tensor(theta_final)):
-        P = batched_params(model, line_thetas(ti, tf, s))
+    thetas = torch.cat([line_thetas(ti, tf, s) for ti, tf in zip(torch.as_tensor(theta_init),
+                                                                  torch.as_tensor(theta_final))]
+                       or [torch.zeros(0, 1)])                                                     # (S·len(s), D)
+    spreads = [np.zeros((0, 6, 4))]
+    for k in range(0, thetas.shape[0], group):
+        P = batched_params(model, thetas[k:k + group])
         readout = lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
         out, _ = bif.steady_states(P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"], inputs=torch.eye(6), readout=readout,
                                    n_ic=8, n_steps=600, burn=300, seed=seed)
         spreads.append(output_spreads(out))
-    return np.stack(spreads)
+    return np.concatenate(spreads).reshape(len(theta_init), len(s), 6, N_CLASSES)
 
 
 def output_spreads(out: np.ndarray) -> np.ndarray:

@@ -186,7 +186,9 @@ def line_thetas(theta_init: torch.Tensor, theta_final: torch.Tensor, s: ArrayLik
 def line_cost(model: Classifier, thetas: torch.Tensor, X: torch.Tensor, y: torch.Tensor,
               chunk: int = 8) -> np.ndarray:
     """Mean cross entropy (S,) of the classifier at each row of thetas (S, D) on (X, y), float64,
-    with the batched functional LSTM (cells.lstm_step)."""
+    with the batched functional LSTM (cells.lstm_step), ``chunk`` rows at a time (each row's arithmetic is its own,
+    so the chunk changes no number; a few rows keep each step's tensors in the CPU's cache, and a step over many
+    rows was a third slower for the population's zooms)."""
     U = one_hot(X, torch.float64)                                   # (T, n, 6)
     out = []
     for k in range(0, thetas.shape[0], chunk):
