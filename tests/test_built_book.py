@@ -108,12 +108,18 @@ def _once_per_run_each(name: str, items: list, compute) -> list:
 def _reports(screen: str) -> list:
     """Every page of the book loaded once per screen (desktop 1400 × 900, phone 390 × 844) and test run, each
     page by whichever worker gets to it first (:func:`_once_per_run_each`), as first seen (collapsed sections
-    closed); on the desktop with axe-core when it is installed. In the table of contents' order."""
+    closed); on the desktop then checked by axe-core when it is installed and, on a chapter page, swept through
+    every claim anchor (:func:`test_every_claim_anchor_lands_on_its_claim`; the probe measures the page before
+    either, and axe reads it before the sweep opens anything). In the table of contents' order."""
     from rnnrepro.site.browser_check import DESKTOP, PHONE, axe_script, check_pages
 
+    chapters = {ch.notebook.removesuffix(".md") + ".html": ch for ch in CHAPTERS}
+
     def load(page: str):
+        desktop = screen == "desktop"
+        anchors = {page: _claim_ids(chapters[page])} if desktop and page in chapters else None
         (report,) = check_pages(HTML, [page], _chromium(), screen={"desktop": DESKTOP, "phone": PHONE}[screen],
-                                axe=axe_script() if screen == "desktop" else None)
+                                axe=axe_script() if desktop else None, anchors=anchors)
         return report
 
     if screen not in _REPORTS:
@@ -128,8 +134,9 @@ def test_every_page_reads_offline_in_a_browser(screen):
     TeX), images present, no console error, no Python repr, no page wider than the screen; every
     claims-table row has its header's cells and its status badge whole and in view without scrolling."""
     reports = _reports(screen)
-    broken = [r for r in reports if r.describe(skip=("axe",))]
-    assert not broken, "\n".join(f"{r.page} ({screen}): {r.describe(skip=('axe',))}" for r in broken)
+    others = ("axe", "anchors_missed")      # their own tests: the accessibility check, the claim anchors
+    broken = [r for r in reports if r.describe(skip=others)]
+    assert not broken, "\n".join(f"{r.page} ({screen}): {r.describe(skip=others)}" for r in broken)
     with_math = [r.page for r in reports if r.typeset]
     if screen == "desktop":   # on the phone only the layout is measured (a frame: browser_check.SCREEN_PAGE)
         assert any("chapters/" in page for page in with_math), f"no chapter typeset any math: {with_math}"
@@ -260,11 +267,9 @@ def test_every_claim_anchor_lands_on_its_claim(chapter):
     """``chapters/<key>.html#<claim id>`` for every claim id of 42f5218 and of this build: from the page
     as first seen (the claims ledger closed behind "Behind this page"), setting the address's fragment
     opens what hides the claim and shows its row on the screen, below the sticky header."""
-    from rnnrepro.site.browser_check import DESKTOP, check_pages
-
     page = chapter.notebook.removesuffix(".md") + ".html"
     ids = _claim_ids(chapter)
-    (report,) = check_pages(HTML, [page], _chromium(), screen=DESKTOP, anchors={page: ids})
+    report = {r.page: r for r in _reports("desktop")}[page]           # the desktop load sweeps the anchors
     assert report.probed, report.describe()
     assert report.anchors_checked == len(ids), f"{page}: the sweep checked {report.anchors_checked} of {len(ids)}"
     assert not report.anchors_missed, (f"{page}: {len(report.anchors_missed)} of {len(ids)} claim anchors do not "

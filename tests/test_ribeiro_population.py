@@ -214,7 +214,7 @@ def test_steady_state_spreads_are_each_networks_own_whatever_the_grouping():
         for j, sj in enumerate(s):
             P = to.batched_params(m, to.line_thetas(theta[i] * 0.5, theta[i], [sj]))
             out, _ = bif.steady_states(P["W_ih"], P["W_hh"], P["b_ih"], P["b_hh"], inputs=torch.eye(6),
-                                       readout=lambda h: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None],
+                                       readout=lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None],
                                        n_ic=8, n_steps=600, burn=300, seed=4)
             assert np.array_equal(grouped[i, j], pop.output_spreads(out)[0]), (i, j)
     assert pop.steady_state_spreads(theta[:0], theta[:0], s).shape == (0, 3, 6, 4)
