@@ -7,6 +7,7 @@ names a built site (the build prints the PDFs itself when Chromium and poppler a
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -282,3 +283,36 @@ def test_chapter_pdfs_print_side_by_side_largest_first_and_come_back_in_order(tm
     (tmp_path / (chapter_page(keys[0]) + ".html")).write_text("changed")     # newer than its PDF
     assert [p.stem for p in pdf.make_pdfs(tmp_path, "chromium", keys, stale_only=True, jobs=2)] == keys
     assert started == [keys[0]]
+    started.clear()
+    page = tmp_path / (chapter_page(keys[1]) + ".html")
+    page.write_text(page.read_text())            # written again, the same (a rebuild with --all): still current
+    pdf.make_pdfs(tmp_path, "chromium", keys, stale_only=True, jobs=2)
+    assert started == []
+    pdf.make_pdfs(tmp_path, "chromium", keys[1:2], jobs=2)           # without stale_only: printed again
+    assert started == [keys[1]]
+
+
+def test_the_book_pdf_is_made_again_only_from_a_changed_front_page_or_chapter(tmp_path, monkeypatch):
+    (tmp_path / "index.html").write_text("front")
+    chapters = [tmp_path / "_pdf" / f"{k}.pdf" for k in ("a", "b")]
+    chapters[0].parent.mkdir()
+    for path in chapters:
+        path.write_bytes(b"%PDF " + path.stem.encode())
+    made = []
+
+    def fake_print(chromium, url, out, budget_ms):
+        made.append(url)
+        out.write_bytes(b"%PDF front")
+        return out
+
+    monkeypatch.setattr(pdf, "print_pdf", fake_print)
+    monkeypatch.setattr(pdf.subprocess, "run", lambda cmd, **kw: (Path(cmd[-1]).write_bytes(b"%PDF book"),
+                                                                  subprocess.CompletedProcess(cmd, 0, "", ""))[1])
+    pdf.make_book_pdf(tmp_path, "chromium", chapters, "index.html", stale_only=True)
+    pdf.make_book_pdf(tmp_path, "chromium", chapters, "index.html", stale_only=True)        # nothing changed
+    assert len(made) == 1
+    chapters[1].write_bytes(b"%PDF b, printed again and different")
+    pdf.make_book_pdf(tmp_path, "chromium", chapters, "index.html", stale_only=True)
+    (tmp_path / "index.html").write_text("front, changed")
+    pdf.make_book_pdf(tmp_path, "chromium", chapters, "index.html", stale_only=True)
+    assert len(made) == 3

@@ -93,6 +93,40 @@ def pdf_path(site: Path, key: str) -> Path:
     return Path(site) / PDF_DIR / f"{key}.pdf"
 
 
+#: What each PDF in ``_pdf`` was printed from (:func:`printed_from`), by chapter key and :data:`BOOK_PDF`.
+PRINTED = ".printed.json"
+
+
+def printed_from(*parts: bytes | str) -> str:
+    """sha256 of what a PDF is printed from: its page's HTML (the page names its figures, styles and scripts
+    by content), with the print style :data:`PRINT_CSS`; for the book's PDF, its front page and chapters'."""
+    import hashlib
+
+    digest = hashlib.sha256(PRINT_CSS.encode())
+    for part in parts:
+        digest.update(part.encode() if isinstance(part, str) else part)
+    return digest.hexdigest()
+
+
+def printed_record(site: Path) -> dict[str, str]:
+    """``{chapter key or BOOK_PDF: printed_from(...)}`` of the PDFs in ``<site>/_pdf`` ({} when none is known)."""
+    import json
+
+    try:
+        return dict(json.loads((Path(site) / PDF_DIR / PRINTED).read_text()))
+    except (OSError, ValueError, TypeError):
+        return {}
+
+
+def _record_printed(site: Path, entries: dict[str, str]) -> None:
+    import json
+
+    if not entries:
+        return
+    record = {**printed_record(site), **entries}
+    (Path(site) / PDF_DIR / PRINTED).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
 def print_command(chromium: str, url: str, out: Path, profile: str, budget_ms: int = BUDGET_MS) -> list[str]:
     """Chromium's command line that prints ``url`` to ``out`` once ``budget_ms`` of virtual time has run."""
     from rnnrepro.site.browser_check import CHROMIUM_FLAGS
@@ -119,8 +153,9 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
     """Print each chapter page (``keys``, by default every chapter of the site) to its PDF; return them, in
     the order of ``keys``. ``jobs`` pages print at once (default: the usable cores,
     :func:`rnnrepro.book.machine.usable_cores`; Chromium keeps about one core busy per page), the largest
-    pages first. ``stale_only``: keep a PDF newer than its page (a rebuild that changed nothing prints
-    nothing). RuntimeError when Chromium writes no PDF for a page."""
+    pages first. ``stale_only``: keep a PDF printed from the page as it is now
+    (:data:`PRINTED`: a rebuild that changed nothing, ``--all`` included, prints nothing). RuntimeError when
+    Chromium writes no PDF for a page."""
     from concurrent.futures import ThreadPoolExecutor
 
     from rnnrepro.book.machine import usable_cores
@@ -134,8 +169,9 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
                          f"{', '.join(pages)}")
     keys = list(keys or pages)
     (site / PDF_DIR).mkdir(exist_ok=True)
-    stale = [k for k in keys if not (stale_only and pdf_path(site, k).is_file()
-                                     and pdf_path(site, k).stat().st_mtime > (site / pages[k]).stat().st_mtime)]
+    source = {k: printed_from((site / pages[k]).read_bytes()) for k in keys}
+    record = printed_record(site)
+    stale = [k for k in keys if not (stale_only and pdf_path(site, k).is_file() and record.get(k) == source[k])]
     stale.sort(key=lambda k: -(site / pages[k]).stat().st_size)      # the longest prints start first
     with serve(site, inject=PRINT_CSS) as base, \
             ThreadPoolExecutor(max_workers=max(1, min(jobs or usable_cores(), len(stale) or 1))) as pool:
@@ -143,17 +179,22 @@ def make_pdfs(site: Path, chromium: str, keys: list[str] | None = None, budget_m
                     for k in stale]
         for future in printing:
             future.result()                       # Chromium's failure, raised here
+    _record_printed(site, {k: source[k] for k in stale})
     return [pdf_path(site, k) for k in keys]
 
 
 def make_book_pdf(site: Path, chromium: str, chapter_pdfs: list[Path], root_page: str,
-                  budget_ms: int = BUDGET_MS) -> Path:
+                  budget_ms: int = BUDGET_MS, *, stale_only: bool = False) -> Path:
     """The whole book in one PDF, ``<site>/_pdf/rnnrepro.pdf``: the landing page ``root_page`` printed
     as the chapters are, then every chapter's PDF in the order of the table of contents (poppler's
-    ``pdfunite``). RuntimeError when a step writes nothing."""
+    ``pdfunite``). ``stale_only``: keep it when it was made from this landing page and these chapter PDFs
+    (:data:`PRINTED`). RuntimeError when a step writes nothing."""
     from rnnrepro.site.local_server import serve
 
     site = Path(site)
+    source = printed_from((site / root_page).read_bytes(), *(Path(p).read_bytes() for p in chapter_pdfs))
+    if stale_only and (site / PDF_DIR / BOOK_PDF).is_file() and printed_record(site).get(BOOK_PDF) == source:
+        return site / PDF_DIR / BOOK_PDF
     front = site / PDF_DIR / "_front.pdf"
     with serve(site, inject=PRINT_CSS) as base:
         print_pdf(chromium, f"{base}/{root_page}", front, budget_ms)
@@ -163,6 +204,7 @@ def make_book_pdf(site: Path, chromium: str, chapter_pdfs: list[Path], root_page
     front.unlink(missing_ok=True)
     if res.returncode != 0 or not out.is_file():
         raise RuntimeError(f"pdfunite wrote no book PDF (exit {res.returncode}): {res.stderr.strip()[-300:]}")
+    _record_printed(site, {BOOK_PDF: source})
     return out
 
 

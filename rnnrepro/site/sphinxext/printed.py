@@ -89,17 +89,13 @@ def make_prints(app: Sphinx, exception) -> None:
     if not pdf_offered(app):
         return
     from rnnrepro.site.browser_check import find_chromium
-    from rnnrepro.site.pdf import BOOK_PDF, PDF_DIR, make_book_pdf, make_pdfs
+    from rnnrepro.site.pdf import make_book_pdf, make_pdfs
 
     chromium = find_chromium()
     logger.info("[rnnrepro] printing each chapter's PDF and the book's (headless Chromium)")
     outdir = Path(app.outdir)
     chapters = make_pdfs(outdir, chromium, stale_only=True)
-    root = app.builder.get_target_uri(app.config.root_doc)
-    book = outdir / PDF_DIR / BOOK_PDF
-    newest = max(p.stat().st_mtime for p in [*chapters, outdir / root])
-    if not (book.is_file() and book.stat().st_mtime > newest):
-        make_book_pdf(outdir, chromium, chapters, root)
+    make_book_pdf(outdir, chromium, chapters, app.builder.get_target_uri(app.config.root_doc), stale_only=True)
 
 
 def setup(app: Sphinx) -> dict:
