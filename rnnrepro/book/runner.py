@@ -85,11 +85,11 @@ SAVE_EVERY_S = 30.0
 
 
 def _sparing_engine() -> str:
-    """The name of papermill's nbclient engine, registered once, with its writes of the executed notebook spaced
-    :data:`SAVE_EVERY_S` apart. papermill writes the whole notebook, figures and all, when each cell starts and
-    ends, which cost a `fast` run about a fifth of its time on top (flynn: 11 s of CPU in a 50 s run); papermill
-    still writes it whole when the run ends or a cell raises (``papermill.execute``), so only the snapshots in
-    between are fewer."""
+    """The name under which papermill knows the runner's engine: its nbclient engine with the writes of the
+    executed notebook spaced :data:`SAVE_EVERY_S` apart. papermill writes the whole notebook, figures and all,
+    when each cell starts and ends, which cost a `fast` run about a fifth of its time on top (flynn: 11 s of CPU
+    in a 50 s run); papermill still writes it whole when the run ends or a cell raises (``papermill.execute``),
+    so only the snapshots in between are fewer."""
     from papermill.engines import NBClientEngine, papermill_engines
 
     class SparingEngine(NBClientEngine):

@@ -181,7 +181,7 @@ def steady_state_spreads(theta_init: np.ndarray, theta_final: np.ndarray, s: np.
     thetas = torch.cat([line_thetas(ti, tf, s) for ti, tf in zip(torch.as_tensor(theta_init),
                                                                   torch.as_tensor(theta_final))]
                        or [torch.zeros(0, 1)])                                                     # (S·len(s), D)
-    spreads = [np.zeros((0, 6, 4))]
+    spreads = [np.zeros((0, 6, N_CLASSES))]
     for k in range(0, thetas.shape[0], group):
         P = batched_params(model, thetas[k:k + group])
         readout = lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
