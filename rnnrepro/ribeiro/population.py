@@ -177,11 +177,12 @@ def steady_state_spreads(theta_init: np.ndarray, theta_final: np.ndarray, s: np.
     its time on the calls' overhead, every network at once on memory traffic."""
     from rnnrepro.ribeiro import bifurcation as bif
     from rnnrepro.ribeiro.temporal_order import N_CLASSES, batched_params, line_thetas, new_model
+    if len(theta_init) == 0:
+        return np.zeros((0, len(s), 6, N_CLASSES))
     model = new_model(hidden, 0)
     thetas = torch.cat([line_thetas(ti, tf, s) for ti, tf in zip(torch.as_tensor(theta_init),
-                                                                  torch.as_tensor(theta_final))]
-                       or [torch.zeros(0, 1)])                                                     # (S·len(s), D)
-    spreads = [np.zeros((0, 6, N_CLASSES))]
+                                                                  torch.as_tensor(theta_final))])   # (S·len(s), D)
+    spreads = []
     for k in range(0, thetas.shape[0], group):
         P = batched_params(model, thetas[k:k + group])
         readout = lambda h, P=P: torch.einsum("pbh,pkh->pbk", h, P["C"]) + P["d"][:, None]
