@@ -103,6 +103,24 @@ def test_figure_data_saved_and_axes_must_be_labelled(ledger, tmp_path):
         ledger.figure("fig1", fig, x=[0])
 
 
+@pytest.mark.parametrize("book_build", [False, True])
+def test_a_figure_gets_its_phone_variant_in_a_book_build_only(ledger, tmp_path, monkeypatch, book_build):
+    """The phone variant is read only by the book build (rnnrepro.site.sphinxext.phone_figures, which sets
+    RNNREPRO_PHONE_FIGURES=1 for the chapters it executes): a run outside one makes none."""
+    from rnnrepro.book.plotting import PHONE_FIGURES_ENV
+
+    monkeypatch.delenv(PHONE_FIGURES_ENV, raising=False)
+    if book_build:
+        monkeypatch.setenv(PHONE_FIGURES_ENV, "1")
+    fig, axes = new_figure(1, 3)
+    for ax in axes:
+        ax.plot([0, 1], [1, 2])
+        ax.set(xlabel="x", ylabel="y")
+    ledger.figure("fig1", fig, x=np.arange(2))
+    assert (tmp_path / "demo.figures" / "fig1.phone.svg").is_file() == book_build
+    assert (tmp_path / "demo.figures" / "fig1.npz").is_file()
+
+
 def test_a_figure_is_drawn_once_for_its_glue_and_its_cell(monkeypatch):
     """In a kernel the glued figure and the cell's output are one SVG, made by the kernel's formatter once;
     the figure is closed after it is shown, so the inline backend does not draw it again."""

@@ -124,3 +124,15 @@ def test_a_long_panel_title_is_broken_outside_formulas():
     plotting.make_legible(fig)
     assert plotting.phone_variant_svg(fig) is not None
     assert axes[0].get_title() == "(c) largest Lyapunov exponent (not in the paper)"   # the desktop figure's
+
+
+def test_the_book_build_asks_the_chapters_it_executes_for_phone_variants(monkeypatch):
+    """Loading the extension sets RNNREPRO_PHONE_FIGURES=1 in the build's environment, which the chapters'
+    kernels inherit (ledger.figure writes a phone variant only then)."""
+    from types import SimpleNamespace
+
+    monkeypatch.setenv(plotting.PHONE_FIGURES_ENV, "0")
+    assert not plotting.phone_variants_wanted()
+    phone_figures.setup(SimpleNamespace(connect=lambda *args: None))
+    assert plotting.phone_variants_wanted()
+    assert not plotting.phone_variants_wanted({}) and plotting.phone_variants_wanted({plotting.PHONE_FIGURES_ENV: "1"})

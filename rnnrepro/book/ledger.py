@@ -36,8 +36,8 @@ import numpy as np
 from rnnrepro.data import sha256_file
 from rnnrepro.book.machine import cpu_info, fallbacks
 from rnnrepro.book.paths import REPO, code_sha256, output_dir
-from rnnrepro.book.plotting import (kernel_shell, legibility_problems, make_legible, phone_gid, unlabelled_axes,
-                                    write_phone_variant)
+from rnnrepro.book.plotting import (kernel_shell, legibility_problems, make_legible, phone_gid, phone_variants_wanted,
+                                    unlabelled_axes, write_phone_variant)
 from rnnrepro.book.profiles import Chapter, as_dict
 from rnnrepro.book.rows import (CLAIM_TYPES, KIND_TITLES, KINDS, OBSERVED, STATUSES, VERIFIED,  # noqa: F401
                                 claim_type, show, type_counts_text)
@@ -335,7 +335,9 @@ class Ledger:
         Every axis with data must have x and y labels. Raw sub- and superscripts in its texts are put in
         mathtext and axes with a single tick get more (:func:`~rnnrepro.book.plotting.make_legible`); what
         is still hard to read (:func:`~rnnrepro.book.plotting.legibility_problems`) raises. The ``.npz`` file is
-        ``<out>/<key>.figures/<fig_id>.npz`` (``self.figures[fig_id]`` records it and its sha256).
+        ``<out>/<key>.figures/<fig_id>.npz`` (``self.figures[fig_id]`` records it and its sha256). In a book build
+        (:func:`~rnnrepro.book.plotting.phone_variants_wanted`) its phone variant is written beside it,
+        ``<fig_id>.phone.svg`` (:func:`~rnnrepro.book.plotting.write_phone_variant`).
         """
         if not re.fullmatch(r"[a-z0-9][a-z0-9_]*", fig_id) or fig_id in self.figures:
             raise ValueError(f"figure id {fig_id!r} is not a new lowercase identifier")
@@ -357,7 +359,8 @@ class Ledger:
         fig.set_gid(phone_gid(f"{self.chapter.key}.{fig_id}"))   # names its phone variant in its SVG
         shown = ShownFigure(fig)
         self._publish(f"{self.chapter.key}.{fig_id}", shown)
-        write_phone_variant(fig, folder / f"{fig_id}.phone.svg", shown_px=width)
+        if phone_variants_wanted():                               # in a book build only
+            write_phone_variant(fig, folder / f"{fig_id}.phone.svg", shown_px=width)
         shown.show_in_cell()                                      # closes it: last
 
     # ------------------------------------------------------------------ output

@@ -527,6 +527,19 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX, shown_px: float
         fig.set_size_inches(old_size)
 
 
+#: Set (to ``1``) in a book build (:mod:`rnnrepro.site.sphinxext.phone_figures`, the variants' one reader) and
+#: inherited by the chapters it executes: only then does ``ledger.figure`` write phone variants. A chapter run by
+#: itself (``rnnrepro run``, the tests' re-runs, the exercises) makes none: about a tenth of its time.
+PHONE_FIGURES_ENV = "RNNREPRO_PHONE_FIGURES"
+
+
+def phone_variants_wanted(environ=None) -> bool:
+    """Whether this run writes its figures' phone variants (:data:`PHONE_FIGURES_ENV` is ``1``)."""
+    import os
+
+    return (os.environ if environ is None else environ).get(PHONE_FIGURES_ENV, "") == "1"
+
+
 def write_phone_variant(fig, path, *, shown_px: float | None = None) -> bool:
     """Write ``fig``'s phone variant (:func:`phone_variant_svg`; ``shown_px`` as there) to ``path``; remove
     a stale one when the figure needs none or cannot have one. True when written."""

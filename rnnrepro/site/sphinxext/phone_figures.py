@@ -1,8 +1,10 @@
 """Sphinx extension: on a phone, each figure shows its phone variant, its panels stacked in one column.
 
-``ledger.figure`` writes beside a chapter's figure data a phone variant of every figure wider than a
-phone's column (:func:`rnnrepro.book.plotting.phone_variant_svg`, ``<key>.figures/<fig_id>.phone.svg``)
-and names it in the figure's SVG (:func:`rnnrepro.book.plotting.phone_gid`). When a chapter page is
+In a chapter this build executes (this extension sets ``$RNNREPRO_PHONE_FIGURES``, which its kernels
+inherit; a chapter run outside a book build makes none), ``ledger.figure`` writes beside the chapter's figure
+data a phone variant of every figure wider than a phone's column
+(:func:`rnnrepro.book.plotting.phone_variant_svg`, ``<key>.figures/<fig_id>.phone.svg``); every figure's SVG
+names its variant (:func:`rnnrepro.book.plotting.phone_gid`). When a chapter page is
 written (``html-page-context``), every ``<img>`` of the page whose SVG carries such a name becomes a
 ``<picture>``: the phone variant (copied to ``<key>.phone/<fig_id>.svg`` beside the page) on screens up
 to :data:`~rnnrepro.book.plotting.PHONE_MEDIA`, the desktop image elsewhere and in print. A tap opens
@@ -80,5 +82,10 @@ def offer_phone_figures(app: Sphinx, pagename: str, templatename: str, context: 
 
 
 def setup(app: Sphinx) -> dict:
+    import os
+
+    from rnnrepro.book.plotting import PHONE_FIGURES_ENV
+
+    os.environ[PHONE_FIGURES_ENV] = "1"        # the chapters this build executes write their phone variants
     app.connect("html-page-context", offer_phone_figures)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
