@@ -12,6 +12,7 @@ at their natural size), which the page shows on narrow screens (rnnrepro.site.sp
 from __future__ import annotations
 
 import math
+import os
 import re
 
 import matplotlib.pyplot as plt
@@ -533,11 +534,9 @@ def phone_variant_svg(fig, *, width_px: float = PHONE_COLUMN_PX, shown_px: float
 PHONE_FIGURES_ENV = "RNNREPRO_PHONE_FIGURES"
 
 
-def phone_variants_wanted(environ=None) -> bool:
-    """Whether this run writes its figures' phone variants (:data:`PHONE_FIGURES_ENV` is ``1``)."""
-    import os
-
-    return (os.environ if environ is None else environ).get(PHONE_FIGURES_ENV, "") == "1"
+def phone_variants_wanted(environ=os.environ) -> bool:
+    """Whether this run writes its figures' phone variants (:data:`PHONE_FIGURES_ENV` is ``1`` in ``environ``)."""
+    return environ.get(PHONE_FIGURES_ENV, "") == "1"
 
 
 def write_phone_variant(fig, path, *, shown_px: float | None = None) -> bool:

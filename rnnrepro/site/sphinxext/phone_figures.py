@@ -15,6 +15,7 @@ the desktop image at full size (``rnnrepro.js``); a figure with no phone variant
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 from pathlib import Path
@@ -82,8 +83,6 @@ def offer_phone_figures(app: Sphinx, pagename: str, templatename: str, context: 
 
 
 def setup(app: Sphinx) -> dict:
-    import os
-
     from rnnrepro.book.plotting import PHONE_FIGURES_ENV
 
     os.environ[PHONE_FIGURES_ENV] = "1"        # the chapters this build executes write their phone variants
