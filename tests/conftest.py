@@ -13,6 +13,23 @@ def _float64_one_thread():
     torch.set_default_dtype(dtype)
 
 
+@pytest.fixture(autouse=True)
+def _phone_variants_as_before():
+    """A test that builds pages in this process loads rnnrepro.site.sphinxext, which sets RNNREPRO_PHONE_FIGURES for
+    the chapters a build executes: put it back as it was, so that the chapter runs of later tests make no phone
+    variants, as a run by itself does (rnnrepro.book.plotting.phone_variants_wanted)."""
+    import os
+
+    from rnnrepro.book.plotting import PHONE_FIGURES_ENV
+
+    before = os.environ.get(PHONE_FIGURES_ENV)
+    yield
+    if before is None:
+        os.environ.pop(PHONE_FIGURES_ENV, None)
+    else:
+        os.environ[PHONE_FIGURES_ENV] = before
+
+
 _CHAPTER_TESTS = ("tests/test_chapters.py::",)
 _config = []
 
