@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 
@@ -195,7 +196,7 @@ def test_run_prints_a_failure_without_latex_and_says_when_the_shipped_full_resul
                                                                                            capsys):
     import papermill
 
-    def failing(key, profile, overrides, out):
+    def failing(key, profile, overrides, out, only=None):
         raise papermill.PapermillExecutionError(3, 3, "", "ControlPassed",
                                                 r"dynamics.a.b: the control ($W = 1.05 Q$) also satisfies $\le 1$",
                                                 [])
@@ -266,11 +267,31 @@ def test_explore_runs_past_a_failing_row_and_prints_every_rows_value(tmp_path):
     assert value.returncode == 0 and float(value.stdout) == ledger["claims"][1]["measured"]
 
 
-def test_explore_refuses_an_unknown_section_and_only_without_explore():
-    res = run_cli("run", "dynamics", "--explore", "--only", "nosuch")
+@pytest.mark.parametrize("explore", [["--explore"], []], ids=["explore", "strict"])
+def test_a_section_run_refuses_an_unknown_section_before_a_kernel_starts(explore, tmp_path):
+    res = run_cli("run", "dynamics", *explore, "--only", "nosuch", "--out", str(tmp_path))
     assert res.returncode == 2 and "dynamics has no section 'nosuch': choose one of lstm, contraction" in res.stderr
-    res = run_cli("run", "dynamics", "--only", "lyapunov")
-    assert res.returncode == 2 and "add --explore" in res.stderr
+    assert "running" not in res.stdout and not any(tmp_path.iterdir())
+
+
+@pytest.mark.chapter
+def test_a_strict_section_run_checks_that_section_alone_and_marks_its_ledger(tmp_path):
+    """`run KEY --only SECTION` (a predict exercise's command): the section's rows only, every criterion checked as
+    in a whole run; the ledger and the execution log say which section ran (never taken for the chapter's result)."""
+    import json
+
+    log = tmp_path / "executions.jsonl"
+    res = subprocess.run([sys.executable, "-m", "rnnrepro", "run", "dynamics", "--only", "lyapunov", "--out",
+                          str(tmp_path)], capture_output=True, text=True, env={**os.environ,
+                          "RNNREPRO_EXECUTION_LOG": str(log)})                    # a chapter's section: no timeout
+    assert res.returncode == 0, res.stderr
+    assert ", section lyapunov only" in res.stdout and "dynamics, section lyapunov: " in res.stdout
+    ledger = json.loads((tmp_path / "dynamics.ledger.json").read_text())
+    ids = [c["id"] for c in ledger["claims"]]
+    assert ledger["only"] == "lyapunov" and "explore" not in ledger
+    assert any(i.startswith("dynamics.lyapunov.") for i in ids), ids
+    assert not any(i.startswith("dynamics.contraction.") for i in ids), ids
+    assert [json.loads(line)["only"] for line in log.read_text().splitlines()] == ["lyapunov", "lyapunov"]
 
 
 def test_one_section_keeps_the_cells_it_needs():

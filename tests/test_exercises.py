@@ -78,7 +78,7 @@ Intro.
 :label: ex-li-one
 
 ```bash
-.venv/bin/python -m rnnrepro run li -p a 1 -p b x
+.venv/bin/python -m rnnrepro run li --only sec1 -p a 1 -p b x
 ```
 :::
 
@@ -122,8 +122,10 @@ An outline.
 def test_exercises_are_read_with_their_solutions():
     one, two, three = read_exercises(PAGE)
     assert one == Exercise("li", "ex-li-one", "predict", (("a", "1"), ("b", "x")), claim="li.x.y",
-                           outcome="ClaimFailed")
-    assert one.command == "python -m rnnrepro run li -p a 1 -p b x"
+                           outcome="ClaimFailed", only="sec1")
+    assert one.command == "python -m rnnrepro run li --only sec1 -p a 1 -p b x"
+    whole = read_exercises(PAGE.replace("run li --only sec1 -p", "run li -p"))[0]
+    assert whole.only is None and whole.command == "python -m rnnrepro run li -p a 1 -p b x"
     assert two == Exercise("li", "ex-li-two", "derive", (("c", "0.5"),), only="sec", value_id="x.z", expected="0.36")
     assert two.command == "python -m rnnrepro run li --explore --only sec -p c 0.5" and two.tolerance() == 0.005
     assert three == Exercise("li", "ex-li-three", "open", names=("rnnrepro.core.fits.linear_fit",))
@@ -144,14 +146,15 @@ def test_exercises_are_read_with_their_solutions():
 @pytest.mark.chapter
 @pytest.mark.parametrize("exercise", PREDICT, ids=_ids)
 def test_exercise_stops_the_chapter_at_its_claim(exercise, tmp_path):
-    """Run the chapter's fast profile with the exercise's overrides: it must stop at the claim the
-    solution names, with the solution's outcome (the claim holds in the unmodified fast run: test_chapters)."""
+    """Run the chapter's fast profile (or the section the command names) with the exercise's overrides, as the
+    command on the page does: it must stop at the claim the solution names, with the solution's outcome (the claim
+    holds in the unmodified fast run: test_chapters)."""
     import papermill
 
     chapter = get_chapter(exercise.key)
     overrides = {name: chapter.param(name).parse(value) for name, value in exercise.overrides}
     with pytest.raises(papermill.PapermillExecutionError) as stopped:
-        run_chapter(exercise.key, "fast", overrides, tmp_path, progress=False)
+        run_chapter(exercise.key, "fast", overrides, tmp_path, progress=False, only=exercise.only)
     assert stopped.value.ename == exercise.outcome, stopped.value.evalue
     assert stopped.value.evalue.startswith(f"{exercise.claim}: "), stopped.value.evalue
 

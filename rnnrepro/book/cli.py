@@ -153,8 +153,12 @@ def _cmd_run(args) -> int:
     overrides = parse_overrides(chapter, args.param)
     if args.explore:
         return _explore(chapter, args.profile, overrides, args.out, args.only)
-    if args.only is not None:
-        raise ConfigError("--only runs one section in an exploration run: add --explore")
+    if args.only is not None:                     # one section: not the chapter's result, so beside the explorations
+        import jupytext
+
+        from rnnrepro.book.explore import EXPLORE_OUT, select_section
+        select_section(jupytext.read(REPO / chapter.notebook), args.only, chapter.key)   # a bad name: one line, now
+        args.out = args.out or str(EXPLORE_OUT)
     args.out = args.out or str(DEFAULT_OUT)
     check_chapter_data(chapter)
     writable_out(Path(args.out))
@@ -162,12 +166,13 @@ def _cmd_run(args) -> int:
 
     from rnnrepro.book.ledger import counts_line
     print(f"running {chapter.key} ({chapter.notebook}) with profile {args.profile}"
-          + (f" and {overrides}" if overrides else "") + f" → {args.out}", flush=True)
-    if note := stale_full_note(chapter.key):
+          + (f" and {overrides}" if overrides else "") + (f", section {args.only} only" if args.only else "")
+          + f" → {args.out}", flush=True)
+    if args.only is None and (note := stale_full_note(chapter.key)):
         print(note, flush=True)
     t0 = time.perf_counter()
     try:
-        ledger = run_chapter(chapter.key, args.profile, overrides, Path(args.out))
+        ledger = run_chapter(chapter.key, args.profile, overrides, Path(args.out), only=args.only)
     except papermill.PapermillExecutionError as exc:
         print(f"FAILED {chapter.key} after {time.perf_counter() - t0:.0f} s: {exc.ename}: "
               f"{without_latex(exc.evalue.splitlines()[0]) if exc.evalue else ''}", file=sys.stderr)
@@ -185,8 +190,8 @@ def _cmd_run(args) -> int:
     wall = time.perf_counter() - t0
     for claim in ledger["claims"]:
         print(f"  {claim.get('type') or claim['kind']:10s} {claim['status']:15s} {claim['id']}")
-    print(f"{chapter.key}: {counts_line(ledger)}; every criterion held; {wall:.1f} s "
-          f"(CPU: {ledger['environment']['cpu']['capability']})")
+    print(f"{chapter.key}" + (f", section {args.only}" if args.only else "") + f": {counts_line(ledger)}; "
+          f"every criterion held; {wall:.1f} s (CPU: {ledger['environment']['cpu']['capability']})")
     return 0
 
 
@@ -415,14 +420,14 @@ def build_parser() -> argparse.ArgumentParser:
     p_run.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                        help="override one parameter (repeatable)")
     p_run.add_argument("--out", default=None,
-                       help="output folder (default: _build/runs; with --explore, _build/explore)")
+                       help="output folder (default: _build/runs; with --explore or --only, _build/explore)")
     p_run.add_argument("--explore", action="store_true",
                        help="exploration run: go on past failing rows and cells that raise, always write the "
                             "executed notebook and the ledger, print every row's measured value, criterion and "
                             "verdict, exit 0 (the default run stops at the first failing row)")
     p_run.add_argument("--only", default=None, metavar="SECTION",
-                       help="with --explore: run one section (a name the chapter's cells pass to ledger.section) "
-                            "and the cells it needs")
+                       help="run one section (a name the chapter's cells pass to ledger.section) and the cells "
+                            "it needs: strictly (it stops at the section's first failing row), or with --explore")
     p_run.set_defaults(func=_cmd_run)
     p_value = sub.add_parser("value", help="print a number recorded by a chapter's last run (a row's measured "
                                            "value or a value in the prose); without ID, all of them")

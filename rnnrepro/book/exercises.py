@@ -4,13 +4,14 @@ Everything after ``## Exercises`` is read. Each exercise is a numbered ``{exerci
 (``ex-<key>-<name>``) followed by its ``{solution}`` (``:class: dropdown``: the expected outcome and why), of one of
 three kinds, told apart by the commands in its ``bash`` block:
 
-*predict* (a strict run that stops at a named row)::
+*predict* (a strict run, of the whole chapter or of the row's section alone with ``--only SECTION``, that stops
+at a named row)::
 
     :::{exercise} A shorter Lyapunov run
     :label: ex-dynamics-lyap-steps
     ...
     ```bash
-    python -m rnnrepro run dynamics -p lyap_steps 100
+    python -m rnnrepro run dynamics --only lyapunov -p lyap_steps 100
     ```
     :::
 
@@ -49,9 +50,9 @@ _NAME = re.compile(r"`(rnnrepro(?:\.[A-Za-z_][A-Za-z0-9_]*)+)`")
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its chapter, label and kind; a predict exercise's overrides (as typed), the row that stops
-    the run and how; a derive exercise's overrides, section, the id it reads back and the number its solution
-    expects (as typed); an open problem's package names."""
+    """One exercise: its chapter, label and kind; a predict exercise's overrides (as typed), section (or None:
+    the whole chapter), the row that stops the run and how; a derive exercise's overrides, section, the id it
+    reads back and the number its solution expects (as typed); an open problem's package names."""
 
     key: str
     label: str
@@ -110,13 +111,14 @@ def _exercise(label: str, body: str, solution: str) -> Exercise:
         return Exercise(key=label.split("-")[1], label=label, kind="open", names=tuple(_NAME.findall(body)))
     key, flags = runs[0].groups()
     overrides = tuple(tuple(pair) for pair in re.findall(r"-p ([a-z0-9_]+) (\S+)", flags))
+    only = re.search(r"--only ([a-z0-9_]+)", flags)
+    only = only and only[1]
     if "--explore" in flags:
         value = _VALUE.search(solution)
         if value is None or value[1] != key:
             raise ValueError(f"exercise {label}: its solution must say '`python -m rnnrepro value {key} ID` prints "
                              f"NUMBER' (the answer the reader derives)")
-        only = re.search(r"--only ([a-z0-9_]+)", flags)
-        return Exercise(key=key, label=label, kind="derive", overrides=overrides, only=only and only[1],
+        return Exercise(key=key, label=label, kind="derive", overrides=overrides, only=only,
                         value_id=value[2], expected=value[3])
     outcome = _OUTCOME.match(solution)
     if outcome is None:
@@ -124,4 +126,5 @@ def _exercise(label: str, body: str, solution: str) -> Exercise:
                          f"`<{'|'.join(OUTCOMES)}>`'")
     if outcome[2] not in OUTCOMES:
         raise ValueError(f"exercise {label}: outcome {outcome[2]!r} is not one of {', '.join(OUTCOMES)}")
-    return Exercise(key=key, label=label, kind="predict", overrides=overrides, claim=outcome[1], outcome=outcome[2])
+    return Exercise(key=key, label=label, kind="predict", overrides=overrides, claim=outcome[1], outcome=outcome[2],
+                    only=only)

@@ -40,7 +40,7 @@ def explore_chapter(key: str, profile: str = "fast", overrides: dict | None = No
     import jupytext
     import papermill
 
-    from rnnrepro.book.ledger import EXPLORE_ENV
+    from rnnrepro.book.ledger import EXPLORE_ENV, ONLY_ENV
     from rnnrepro.book.profiles import check_profile
     from rnnrepro.book.runner import check_chapter_data, discard_partial_run, environment, execute, writable_out
 
@@ -57,7 +57,7 @@ def explore_chapter(key: str, profile: str = "fast", overrides: dict | None = No
     (out / f"{key}.failed.txt").unlink(missing_ok=True)
     ledger_path, nb_path = out / f"{key}.ledger.json", out / f"{key}.ipynb"
     try:
-        with environment({OUT_ENV: str(out), EXPLORE_ENV: "1"}):
+        with environment({OUT_ENV: str(out), EXPLORE_ENV: "1", ONLY_ENV: only or ""}):
             execute(notebook, source.parent, nb_path, profile, overrides, progress, allow_errors=True)
     except papermill.PapermillExecutionError:
         pass                                     # every cell ran; the errors are read from the notebook below

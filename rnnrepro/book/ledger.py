@@ -48,6 +48,9 @@ PERTURB_ENV = "RNNREPRO_PERTURB"   # set: a sensitivity run (rnnrepro.book.sensi
 #: :func:`rnnrepro.book.explore.explore_chapter`): failing rows are collected, not raised, and the ledger is
 #: written whatever they say, marked ``"explore": true``.
 EXPLORE_ENV = "RNNREPRO_EXPLORE"
+#: Set to a section's name while a run executes that section alone (``run KEY --only SECTION``,
+#: :func:`rnnrepro.book.explore.select_section`): its ledger says so (``"only"``), as does its execution-log line.
+ONLY_ENV = "RNNREPRO_ONLY"
 SCHEMA_VERSION = 3
 #: What a draft row's statement starts with on the page (:meth:`Ledger.draft`).
 DRAFT_PREFIX = "Draft (not reviewed; not in the shipped full result): "
@@ -445,6 +448,7 @@ class Ledger:
             "integrity_checks": self.n_checks(),
             "failures": [list(f) for f in self.failures],
             **({"explore": True} if exploring() else {}),
+            **({"only": os.environ[ONLY_ENV]} if os.environ.get(ONLY_ENV) else {}),
             **({"drafts": list(self.drafts)} if self.drafts else {}),
             "claims": [_jsonable(asdict(c)) for c in self.claims],
             "values": _jsonable(self.values),
@@ -481,17 +485,17 @@ class Ledger:
         return ClaimsTable(markdown, self.summary())
 
     def _log_execution(self, event: str) -> None:
-        """Append ``{"chapter", "profile", "overrides", "explore", "event", "capability", "wall_s"}`` as one
-        JSON line to ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from
+        """Append ``{"chapter", "profile", "overrides", "explore", "only", "event", "capability", "wall_s"}`` as
+        one JSON line to ``$RNNREPRO_EXECUTION_LOG`` when it is set (CI counts each chapter's executions from
         it); ``overrides``: the parameters that differ from the profile's (an exercise's run); ``explore``:
-        an exploration run (an exercise's, usually of one section)."""
+        an exploration run; ``only``: the one section a run executed (an exercise's), else null."""
         log = os.environ.get(EXECUTION_LOG_ENV)
         if not log:
             return
         defaults = as_dict(self.chapter.resolve(self.params.profile))
         overrides = sorted(k for k, v in as_dict(self.params).items() if defaults.get(k) != v)
         record = {"chapter": self.chapter.key, "profile": self.params.profile, "overrides": overrides,
-                  "explore": exploring(), "event": event,
+                  "explore": exploring(), "only": os.environ.get(ONLY_ENV) or None, "event": event,
                   "capability": cpu_info()["capability"], "wall_s": round(time.perf_counter() - self._t0, 1)}
         with open(log, "a", encoding="utf8") as stream:
             stream.write(json.dumps(record) + "\n")

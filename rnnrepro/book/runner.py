@@ -13,14 +13,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rnnrepro.book.chapters import get_chapter
+from rnnrepro.book.explore import select_section
 from rnnrepro.book.paths import DEFAULT_OUT, OUT_ENV, REPO
 from rnnrepro.book.profiles import check_profile
 from rnnrepro.errors import RnnreproError
 
 
 def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, out: Path = DEFAULT_OUT,
-                progress: bool | None = None) -> dict:
+                progress: bool | None = None, only: str | None = None) -> dict:
     """Execute a chapter notebook with papermill; return its ledger (the parsed JSON).
+
+    ``only`` names a section (:func:`~rnnrepro.book.explore.section_names`): then only the chapter's first cells,
+    that section's, the cells they need and its last cell run (:func:`~rnnrepro.book.explore.select_section`), as
+    strictly as the whole chapter, and the ledger is marked ``"only": <section>`` (an exercise's run: a result of
+    one section, never the chapter's). An unknown section raises ConfigError before a kernel starts.
 
     Writes ``<out>/<key>.ipynb``, ``<out>/<key>.ledger.json`` and ``<out>/<key>.figures/``.
     Raises ``papermill.PapermillExecutionError`` if a cell fails (a claim included); the failure is
@@ -34,18 +40,23 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     chapter = get_chapter(key)
     check_profile(profile)
     chapter.resolve(profile, overrides)  # fail before starting a kernel
-    check_chapter_data(chapter)
-    out = writable_out(out)
     import jupytext
     import papermill
+
+    from rnnrepro.book.ledger import ONLY_ENV
+    source = REPO / chapter.notebook
+    notebook = jupytext.read(source)
+    if only is not None:
+        notebook = select_section(notebook, only, key)
+    check_chapter_data(chapter)
+    out = writable_out(out)
     ledger_path, failed_path = out / f"{key}.ledger.json", out / f"{key}.failed.txt"
     ledger_path.unlink(missing_ok=True)
     failed_path.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    source = REPO / chapter.notebook
     try:
-        with environment({OUT_ENV: str(out)}):
-            execute(jupytext.read(source), source.parent, out / f"{key}.ipynb", profile, overrides, progress)
+        with environment({OUT_ENV: str(out), ONLY_ENV: only or ""}):
+            execute(notebook, source.parent, out / f"{key}.ipynb", profile, overrides, progress)
     except papermill.PapermillExecutionError as exc:
         if not failed_path.is_file():   # a failing claim has written it already (Ledger._fail)
             first = exc.evalue.splitlines()[0] if exc.evalue else ""
