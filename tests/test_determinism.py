@@ -38,3 +38,16 @@ def test_pin_blas_threads_keeps_results():
     ref = a @ a
     assert pin_blas_threads(1) >= 1   # numpy's OpenBLAS at least (Linux wheels)
     assert np.allclose(a @ a, ref)
+
+
+def test_seeding_makes_torch_deterministic_without_importing_its_compiler():
+    """The eager flag torch.use_deterministic_algorithms(True, warn_only=True) sets, in a fresh process, without
+    the 1.5 s import of torch._inductor (torch.compile's code generator, never used by the book)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, torch\nfrom rnnrepro.book.determinism import seed_everything\nseed_everything(0)\n"
+            "print(torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled(),"
+            " 'torch._inductor' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True", "False"], out

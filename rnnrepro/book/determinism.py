@@ -21,9 +21,24 @@ def seed_everything(seed: int, *, float64: bool = True, threads: int = 1) -> np.
     torch.manual_seed(seed)
     torch.set_default_dtype(torch.float64 if float64 else torch.float32)
     torch.set_num_threads(threads)
-    torch.use_deterministic_algorithms(True, warn_only=True)
+    deterministic_kernels()
     pin_blas_threads(threads)
     return np.random.default_rng(seed)
+
+
+def deterministic_kernels() -> None:
+    """Make torch's eager kernels deterministic (a warning, not an error, where one has no deterministic
+    variant): what ``torch.use_deterministic_algorithms(True, warn_only=True)`` sets for them.
+
+    That function also imports ``torch._inductor`` to set the flag of ``torch.compile``'s code generator,
+    which this book never uses: 1.5 s of imports in every chapter run and every process that seeds (torch
+    2.13). Where torch's own setter of the eager flag is missing (another version), the public function
+    is called instead."""
+    setter = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if setter is None:
+        torch.use_deterministic_algorithms(True, warn_only=True)
+    else:
+        setter(True, warn_only=True)
 
 
 def pin_blas_threads(threads: int = 1) -> int:
