@@ -65,8 +65,7 @@ def explore_chapter(key: str, profile: str = "fast", overrides: dict | None = No
     ledger = None
     if ledger_path.is_file():
         ledger = json.loads(ledger_path.read_text())
-        ledger["explore_errors"] = [list(e) for e in errors]
-        ledger["explore_only"] = only
+        ledger["explore_errors"] = [list(e) for e in errors]     # its section, if one: ledger["only"]
         ledger_path.write_text(json.dumps(ledger, indent=1, ensure_ascii=False) + "\n")
     return {"ledger": ledger, "ledger_path": ledger_path, "notebook": nb_path, "errors": errors}
 
