@@ -19,7 +19,7 @@ from pathlib import Path
 from rnnrepro.book.chapters import all_chapters, get_chapter
 from rnnrepro.errors import ConfigError, RnnreproError
 from rnnrepro.book.paths import DEFAULT_OUT, REPO, last_ledger, ledger_paths
-from rnnrepro.book.runner import check_chapter_data, run_chapter, writable_out
+from rnnrepro.book.runner import checked_notebook, run_chapter, writable_out
 from rnnrepro.book.profiles import PROFILES, check_profile
 
 
@@ -154,13 +154,10 @@ def _cmd_run(args) -> int:
     if args.explore:
         return _explore(chapter, args.profile, overrides, args.out, args.only)
     if args.only is not None:                     # one section: not the chapter's result, so beside the explorations
-        import jupytext
-
-        from rnnrepro.book.explore import EXPLORE_OUT, select_section
-        select_section(jupytext.read(REPO / chapter.notebook), args.only, chapter.key)   # a bad name: one line, now
+        from rnnrepro.book.explore import EXPLORE_OUT
         args.out = args.out or str(EXPLORE_OUT)
     args.out = args.out or str(DEFAULT_OUT)
-    check_chapter_data(chapter)
+    checked_notebook(chapter.key, args.profile, overrides, args.only)   # a bad section, missing data: one line, now
     writable_out(Path(args.out))
     import papermill
 

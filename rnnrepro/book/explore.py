@@ -37,21 +37,12 @@ def explore_chapter(key: str, profile: str = "fast", overrides: dict | None = No
     ``only`` names a section (:func:`section_names`): only the chapter's first cells, the cells of that section,
     the cells they need (:func:`select_section`) and its last cell run. Bad arguments raise ConfigError before
     a kernel starts."""
-    import jupytext
     import papermill
 
     from rnnrepro.book.ledger import EXPLORE_ENV, ONLY_ENV
-    from rnnrepro.book.profiles import check_profile
-    from rnnrepro.book.runner import check_chapter_data, discard_partial_run, environment, execute, writable_out
+    from rnnrepro.book.runner import checked_notebook, discard_partial_run, environment, execute, writable_out
 
-    chapter = get_chapter(key)
-    check_profile(profile)
-    chapter.resolve(profile, overrides)
-    source = REPO / chapter.notebook
-    notebook = jupytext.read(source)
-    if only is not None:
-        notebook = select_section(notebook, only, key)
-    check_chapter_data(chapter)
+    source, notebook = checked_notebook(key, profile, overrides, only)
     out = writable_out(out)
     discard_partial_run(out, key)
     (out / f"{key}.failed.txt").unlink(missing_ok=True)

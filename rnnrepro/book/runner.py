@@ -37,18 +37,10 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     An interrupted run (KeyboardInterrupt) removes its partial outputs, records the interruption the
     same way and re-raises. An output folder that cannot be written is refused before anything runs.
     """
-    chapter = get_chapter(key)
-    check_profile(profile)
-    chapter.resolve(profile, overrides)  # fail before starting a kernel
-    import jupytext
     import papermill
 
     from rnnrepro.book.ledger import ONLY_ENV
-    source = REPO / chapter.notebook
-    notebook = jupytext.read(source)
-    if only is not None:
-        notebook = select_section(notebook, only, key)
-    check_chapter_data(chapter)
+    source, notebook = checked_notebook(key, profile, overrides, only)
     out = writable_out(out)
     ledger_path, failed_path = out / f"{key}.ledger.json", out / f"{key}.failed.txt"
     ledger_path.unlink(missing_ok=True)
@@ -74,6 +66,23 @@ def run_chapter(key: str, profile: str = "fast", overrides: dict | None = None, 
     if not ledger_path.is_file():
         raise RnnreproError(f"{key} ran but wrote no ledger: its last cell must call ledger.finish()")
     return json.loads(ledger_path.read_text())
+
+
+def checked_notebook(key: str, profile: str, overrides: dict | None, only: str | None = None):
+    """(path, notebook read by jupytext) of chapter ``key``'s page, reduced to section ``only`` when given
+    (:func:`~rnnrepro.book.explore.select_section`), once the profile, the overrides, the section and the
+    chapter's data are known to be good: a bad one raises ConfigError or DataError before a kernel starts."""
+    import jupytext
+
+    chapter = get_chapter(key)
+    check_profile(profile)
+    chapter.resolve(profile, overrides)
+    source = REPO / chapter.notebook
+    notebook = jupytext.read(source)
+    if only is not None:
+        notebook = select_section(notebook, only, key)
+    check_chapter_data(chapter)
+    return source, notebook
 
 
 def execute(notebook, cwd: Path, path: Path, profile: str, overrides: dict | None, progress: bool | None,
