@@ -129,3 +129,30 @@ def test_a_failed_run_leaves_only_its_failed_txt_and_list_says_it_failed(tmp_pat
     assert cli.main(["list", "--out", str(tmp_path)]) == 0
     assert "last run: FAILED " in capsys.readouterr().out
     assert exercise.claim in cli.ledger_status(tmp_path / "dynamics.ledger.json")
+
+
+def test_after_ctrl_c_a_dying_kernel_is_not_logged_and_other_errors_still_are(caplog):
+    """What papermill's client and asyncio log when the kernel that Ctrl-C stopped dies under a cell still waiting
+    for its reply (seen in a CI run: "Kernel died while waiting for execute reply" and "Task exception was never
+    retrieved" with a DeadKernelError traceback after the one line) is dropped; any other error is printed."""
+    import logging
+
+    from nbclient.exceptions import DeadKernelError
+
+    from rnnrepro.book import runner
+
+    log, aio = logging.getLogger("papermill"), logging.getLogger("asyncio")
+    try:
+        runner.quiet_dying_kernels()
+        log.error("Kernel died while waiting for execute reply.")
+        try:
+            raise DeadKernelError("Kernel died")
+        except DeadKernelError as err:
+            aio.error("Task exception was never retrieved", exc_info=(type(err), err, err.__traceback__))
+        log.error("another error")
+        aio.error("another task error", exc_info=(ValueError, ValueError("x"), None))
+    finally:
+        log.removeFilter(runner._DYING_KERNEL)
+        aio.removeFilter(runner._DYING_KERNEL)
+    logged = [record.getMessage() for record in caplog.records]
+    assert logged == ["another error", "another task error"], logged

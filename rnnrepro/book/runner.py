@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import signal
@@ -182,10 +183,30 @@ _LIVE_KERNELS = weakref.WeakSet()   # the kernel managers of ipc_kernel_manager(
 _INTERRUPTED = threading.Event()    # set by Ctrl-C during a run: kernels' stderr is then dropped
 
 
+class _DyingKernel(logging.Filter):
+    """Drops the records that a kernel stopped by Ctrl-C makes papermill's client and asyncio log: "Kernel died
+    while waiting for execute reply" and the cell task's DeadKernelError that nobody awaits any more ("Task
+    exception was never retrieved", with its traceback). The run's own one line says what happened."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (type(error).__name__ == "DeadKernelError" or "Kernel died" in record.getMessage())
+
+
+_DYING_KERNEL = _DyingKernel()
+
+
+def quiet_dying_kernels() -> None:
+    """After Ctrl-C, for the rest of the process: what :class:`_DyingKernel` drops is not printed."""
+    for name in ("papermill", "asyncio"):
+        logging.getLogger(name).addFilter(_DYING_KERNEL)
+
+
 @contextmanager
 def noting_interrupts():
     """Ctrl-C (SIGINT) raises KeyboardInterrupt as usual, after noting it, so that the kernels shut down
-    on the way out do not forward what the interruption made them print (:func:`forward_kernel_stderr`)."""
+    on the way out do not forward what the interruption made them print (:func:`forward_kernel_stderr`), nor
+    papermill and asyncio log the kernel's death (:func:`quiet_dying_kernels`)."""
     _INTERRUPTED.clear()
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -193,6 +214,7 @@ def noting_interrupts():
 
     def note(signum, frame):
         _INTERRUPTED.set()
+        quiet_dying_kernels()
         signal.default_int_handler(signum, frame)
 
     previous = signal.signal(signal.SIGINT, note)
